@@ -1,0 +1,31 @@
+// Lint rules, including the layering rule of STYLE.md §2: imports only go downward.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const layer = (files, forbidden, message) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: forbidden.map((group) => ({ group: [group], message })) },
+    ],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tracehook/**', 'coverage/**'] },
+  js.configs.recommended,
+  { languageOptions: { globals: { ...globals.node } } },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  layer(['src/engine/**'], ['**/gateway/**', '**/notify/**', '**/cli/**', '**/rpc/methods/**'], 'engine never imports gateway, notify, cli or rpc handlers'),
+  layer(['src/store/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/cli/**', '**/rpc/methods/**'], 'store imports nothing from the app'),
+  layer(['src/rpc/errors.ts', 'src/rpc/hex.ts', 'src/rpc/schema/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/store/**', '**/cli/**'], 'rpc core imports nothing from the app'),
+  layer(['src/notify/**'], ['**/gateway/**', '**/cli/**'], 'notify never imports gateway or cli'),
+);

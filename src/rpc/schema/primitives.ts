@@ -1,0 +1,72 @@
+// Wire-level value schemas shared by every namespace: addresses, quantities, data, hashes, block ids.
+import { z } from 'zod';
+import { type Hex, hexToBigInt, hexToBytes } from '../hex.js';
+
+/** 20-byte address; checksummed or not on input, lowercase after parsing. */
+export const Address = z
+  .string({ error: 'expected an address string' })
+  .regex(/^0x[0-9a-fA-F]{40}$/, { error: 'expected a 20-byte hex address' })
+  .transform((s) => s.toLowerCase() as Hex);
+
+/** Hex quantity without leading zeros (`0x0`, `0x1f`), decoded to bigint. */
+export const Quantity = z
+  .string({ error: 'expected a hex quantity string' })
+  .regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/, { error: 'expected a hex quantity without leading zeros' })
+  .transform(hexToBigInt);
+
+/** Even-length hex byte string, decoded to bytes. */
+export const Data = z
+  .string({ error: 'expected a hex data string' })
+  .regex(/^0x([0-9a-fA-F]{2})*$/, { error: 'expected 0x-prefixed even-length hex data' })
+  .transform(hexToBytes);
+
+/** 32-byte hash, lowercase after parsing. */
+export const Hash32 = z
+  .string({ error: 'expected a 32-byte hash string' })
+  .regex(/^0x[0-9a-fA-F]{64}$/, { error: 'expected a 32-byte hex hash' })
+  .transform((s) => s.toLowerCase() as Hex);
+
+/** A storage slot: any hex up to 32 bytes (leading zeros allowed, as geth accepts). */
+export const StorageSlot = z
+  .string({ error: 'expected a storage slot hex string' })
+  .regex(/^0x[0-9a-fA-F]{1,64}$/, { error: 'expected a hex storage slot of at most 32 bytes' })
+  .transform(hexToBigInt);
+
+export const BlockTagName = z.enum(['latest', 'earliest', 'pending', 'safe', 'finalized']);
+export type BlockTagName = z.infer<typeof BlockTagName>;
+
+/** A block tag or hex number. */
+export const BlockTag = z.union([BlockTagName, Quantity], {
+  error: 'expected a block number (hex) or one of latest, earliest, pending, safe, finalized',
+});
+export type BlockTag = z.output<typeof BlockTag>;
+
+/** What a method that takes "a block" resolves: by tag/number or by hash (EIP-1898). */
+export type BlockId =
+  | { kind: 'tag'; tag: BlockTagName }
+  | { kind: 'number'; number: bigint }
+  | { kind: 'hash'; hash: Hex; requireCanonical: boolean };
+
+function tagToId(tag: BlockTag): BlockId {
+  return typeof tag === 'bigint' ? { kind: 'number', number: tag } : { kind: 'tag', tag };
+}
+
+/** A block tag or number only (no hash): `eth_getBlockByNumber`, `trace_call`, ... */
+export const BlockNumberOrTag = BlockTag.transform(tagToId);
+
+/** EIP-1898 block parameter: tag, number, hash string, `{blockNumber}` or `{blockHash, requireCanonical}`. */
+export const BlockNumberOrHash = z.union(
+  [
+    BlockTag.transform(tagToId),
+    Hash32.transform((hash): BlockId => ({ kind: 'hash', hash, requireCanonical: false })),
+    z.object({ blockNumber: BlockTag }).transform(({ blockNumber }) => tagToId(blockNumber)),
+    z
+      .object({ blockHash: Hash32, requireCanonical: z.boolean().optional() })
+      .transform(({ blockHash, requireCanonical }): BlockId => ({
+        kind: 'hash',
+        hash: blockHash,
+        requireCanonical: requireCanonical ?? false,
+      })),
+  ],
+  { error: 'expected a block number, tag, block hash, or {blockNumber}/{blockHash} object' },
+);

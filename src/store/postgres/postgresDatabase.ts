@@ -1,0 +1,70 @@
+// SqlDatabase on PostgreSQL through a `pg` pool; each transaction holds one pooled client.
+import pg from 'pg';
+import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from '../sql.js';
+
+export interface PostgresDatabaseOptions {
+  connectionString: string;
+  /** Schema to create (if missing) and use for every connection; lets tests run side by side. */
+  schema?: string;
+  maxConnections?: number;
+}
+
+function toPgParams(params: readonly SqlValue[]): unknown[] {
+  return params.map((p) => (typeof p === 'bigint' ? p.toString() : p));
+}
+
+export async function createPostgresDatabase(options: PostgresDatabaseOptions): Promise<SqlDatabase> {
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  if (schema) {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    pool.on('connect', (client) => {
+      client.query(`SET search_path TO ${schema}`).catch(() => undefined);
+    });
+  }
+  const run = async (client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[] = []) => {
+    if (schema && client instanceof pg.Pool) {
+      const c = await client.connect();
+      try {
+        await c.query(`SET search_path TO ${schema}`);
+        return await c.query(sql, toPgParams(params));
+      } finally {
+        c.release();
+      }
+    }
+    return client.query(sql, toPgParams(params));
+  };
+  const executorFor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
+    async query<R extends SqlRow>(sql: string, params?: readonly SqlValue[]) {
+      return (await run(client, sql, params)).rows as R[];
+    },
+    async execute(sql: string, params?: readonly SqlValue[]) {
+      return (await run(client, sql, params)).rowCount ?? 0;
+    },
+  });
+  const poolExecutor = executorFor(pool);
+  return {
+    dialect: 'postgres',
+    query: poolExecutor.query,
+    execute: poolExecutor.execute,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        if (schema) await client.query(`SET search_path TO ${schema}`);
+        await client.query('BEGIN');
+        const result = await fn(executorFor(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
