@@ -1,0 +1,96 @@
+// Every setting of the service in one list: its flag, environment variable (TRACEHOOK_<NAME>),
+// config-file key, type, default and help text. Flags, env and file are all generated from it.
+import { z } from 'zod';
+
+export type OptionKind = 'string' | 'int' | 'bool' | 'list';
+
+export interface OptionDef {
+  /** camelCase key in the config file and in `ServiceConfig`. */
+  key: string;
+  /** Value placeholder in --help (absent for booleans). */
+  arg?: string;
+  kind: OptionKind;
+  description: string;
+  default?: string | number | boolean | string[];
+  /** Settable on the command line and in env, but not inside a config file (e.g. `config` itself). */
+  fileKey?: false;
+  /** Only meaningful to `start`. */
+  group: 'server' | 'chain' | 'gateway' | 'tracing' | 'webhooks' | 'store' | 'general';
+}
+
+const ETH = 10n ** 18n;
+
+export const optionDefs = [
+  { key: 'config', arg: 'file', kind: 'string', group: 'general', fileKey: false, description: 'YAML or JSON config file; every option below can be set in it by its camelCase name' },
+  { key: 'host', arg: 'host', kind: 'string', group: 'server', default: '127.0.0.1', description: 'interface to listen on' },
+  { key: 'port', arg: 'port', kind: 'int', group: 'server', default: 8545, description: 'TCP port to listen on' },
+  { key: 'dataDir', arg: 'dir', kind: 'string', group: 'general', default: './.tracehook', description: 'where the chain, the service database and generated secrets are kept' },
+  { key: 'devApiKey', arg: 'key', kind: 'string', group: 'server', description: 'API key (enterprise tier) to create at start; generated once and kept in the data dir when absent' },
+  { key: 'authToken', arg: 'token', kind: 'string', group: 'server', description: 'auth token for the management API (/api); generated once and kept in the data dir when absent' },
+  { key: 'logLevel', arg: 'level', kind: 'string', group: 'general', default: 'info', description: 'log level: fatal, error, warn, info, debug, trace or silent' },
+  { key: 'databaseUrl', arg: 'url', kind: 'string', group: 'store', description: 'PostgreSQL URL for service state (keys, webhooks, deliveries); SQLite in the data dir when absent' },
+  { key: 'chainId', arg: 'id', kind: 'int', group: 'chain', default: 31337, description: 'chain id of the embedded chain' },
+  { key: 'hardfork', arg: 'name', kind: 'string', group: 'chain', default: 'prague', description: 'hardfork of the embedded chain (e.g. cancun, prague)' },
+  { key: 'mnemonic', arg: 'words', kind: 'string', group: 'chain', default: 'test test test test test test test test test test test junk', description: 'mnemonic of the dev accounts' },
+  { key: 'accounts', arg: 'n', kind: 'int', group: 'chain', default: 10, description: 'number of funded dev accounts' },
+  { key: 'balance', arg: 'eth', kind: 'int', group: 'chain', default: 10000, description: 'initial balance of each dev account, in ETH' },
+  { key: 'blockTime', arg: 'seconds', kind: 'int', group: 'chain', default: 0, description: 'interval mining every N seconds; 0 mines one block per transaction' },
+  { key: 'gasLimit', arg: 'gas', kind: 'int', group: 'chain', default: 30_000_000, description: 'block gas limit' },
+  { key: 'baseFee', arg: 'wei', kind: 'int', group: 'chain', default: 1_000_000_000, description: 'base fee of the genesis block, in wei' },
+  { key: 'coinbase', arg: 'address', kind: 'string', group: 'chain', default: '0x0000000000000000000000000000000000000000', description: 'block beneficiary' },
+  { key: 'gasCap', arg: 'gas', kind: 'int', group: 'tracing', default: 50_000_000, description: 'gas cap of eth_call, eth_estimateGas and traced calls' },
+  { key: 'traceTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'default timeout of one trace' },
+  { key: 'maxBodyBytes', arg: 'bytes', kind: 'int', group: 'gateway', default: 5 * 1024 * 1024, description: 'largest accepted request body (HTTP 413 above)' },
+  { key: 'maxBatchSize', arg: 'n', kind: 'int', group: 'gateway', default: 1000, description: 'largest accepted JSON-RPC batch (HTTP 413 above)' },
+  { key: 'corsOrigins', arg: 'origins', kind: 'list', group: 'gateway', default: ['*'], description: 'comma-separated origins allowed by CORS (* for any)' },
+  { key: 'production', kind: 'bool', group: 'webhooks', default: false, description: 'production mode: refuse webhook URLs on loopback/private/link-local/metadata addresses' },
+  { key: 'webhookAllowList', arg: 'hosts', kind: 'list', group: 'webhooks', default: [], description: 'hosts or CIDRs allowed as webhook targets even in production mode' },
+  { key: 'webhookTimeoutMs', arg: 'ms', kind: 'int', group: 'webhooks', default: 10_000, description: 'timeout of one webhook delivery attempt' },
+] as const satisfies readonly OptionDef[];
+
+export type OptionKey = (typeof optionDefs)[number]['key'];
+
+/** The validated configuration the service starts with. */
+export const ServiceConfig = z.object({
+  config: z.string().optional(),
+  host: z.string().min(1),
+  port: z.number().int().min(0).max(65535),
+  dataDir: z.string().min(1),
+  devApiKey: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, { error: 'devApiKey must be 8-128 characters of A-Z a-z 0-9 _ -' }).optional(),
+  authToken: z.string().min(16, { error: 'authToken must be at least 16 characters' }).optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, { error: 'databaseUrl must be a postgres:// URL' }).optional(),
+  chainId: z.number().int().positive(),
+  hardfork: z.string().min(1),
+  mnemonic: z.string().min(1),
+  accounts: z.number().int().min(0).max(1000),
+  balance: z.number().int().min(0),
+  blockTime: z.number().int().min(0),
+  gasLimit: z.number().int().positive(),
+  baseFee: z.number().int().min(0),
+  coinbase: z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: 'coinbase must be a 20-byte hex address' }),
+  gasCap: z.number().int().positive(),
+  traceTimeoutMs: z.number().int().positive(),
+  maxBodyBytes: z.number().int().positive(),
+  maxBatchSize: z.number().int().positive(),
+  corsOrigins: z.array(z.string()),
+  production: z.boolean(),
+  webhookAllowList: z.array(z.string()),
+  webhookTimeoutMs: z.number().int().positive(),
+});
+export type ServiceConfig = z.infer<typeof ServiceConfig>;
+
+/** Initial dev-account balance in wei. */
+export function balanceWei(config: ServiceConfig): bigint {
+  return BigInt(config.balance) * ETH;
+}
+
+/** `dataDir` → `TRACEHOOK_DATA_DIR`. */
+export function envName(key: string): string {
+  return `TRACEHOOK_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
+/** `dataDir` → `--data-dir`. */
+export function flagName(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
