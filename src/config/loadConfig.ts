@@ -47,7 +47,7 @@ function readConfigFile(path: string): Raw {
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`config file ${path} must hold an object`);
-  const known = new Map(optionDefs.filter((d) => !('fileKey' in d)).map((d) => [d.key, d as OptionDef]));
+  const known = new Map((optionDefs as readonly OptionDef[]).filter((d) => d.fileKey !== false).map((d) => [d.key, d]));
   const out: Raw = {};
   for (const [key, value] of Object.entries(parsed as Raw)) {
     const def = known.get(key);
