@@ -1,4 +1,7 @@
 // The ordered list of all migrations. Each feature adds its own file and one line here.
 import type { Migration } from './migrate.js';
+import { apiKeysMigration } from './001_api_keys.js';
 
-export const migrations: readonly Migration[] = [];
+export const migrations: readonly Migration[] = [
+  apiKeysMigration,
+];
