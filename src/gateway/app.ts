@@ -1,0 +1,221 @@
+// The gateway: one node:http server with the JSON-RPC endpoint per network, `/healthz`, `/readyz`,
+// `/metrics`, the keys management API and any mounted routes. Owns request ids, CORS, access logs
+// and graceful shutdown; what a method does is left to the backends.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { InternalError } from '../rpc/errors.js';
+import type { HttpRoute } from '../http/route.js';
+import { sendJson } from '../http/sendJson.js';
+import { constantTimeEqual } from '../http/constantTimeEqual.js';
+import { redactPath } from '../log/createLogger.js';
+import { systemClock } from './clock.js';
+import { createCors } from './cors.js';
+import { handleClientError } from './clientErrors.js';
+import { DEFAULT_LIMITS, type GatewayOptions } from './gatewayOptions.js';
+import { createKeysRoute } from './api/keysRoute.js';
+import { createKeyCache, type KeyCache } from './keys/keyCache.js';
+import { createGatewayMetrics, type GatewayMetrics } from './ops/gatewayMetrics.js';
+import { checkReadiness, type ReadinessCheck } from './ops/health.js';
+import { PROMETHEUS_CONTENT_TYPE } from './ops/metricsRegistry.js';
+import { createCostTable } from './policy/computeUnits.js';
+import { createTierPolicy } from './policy/tiers.js';
+import { createTokenBucketLimiter } from './policy/tokenBucket.js';
+import { createNetworkRouter, type NetworkRouter } from './router/networkRouter.js';
+import { createRpcEndpoint } from './rpcEndpoint.js';
+import { createUsageRecorder } from './usage/usageRecorder.js';
+
+export interface Gateway {
+  readonly server: Server;
+  readonly metrics: GatewayMetrics;
+  readonly keyCache: KeyCache;
+  /** Starts listening; port 0 picks a free port. */
+  listen(host?: string, port?: number): Promise<{ host: string; port: number; url: string }>;
+  /** Stops accepting, lets in-flight requests finish (up to drainTimeoutMs), flushes usage. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+type RpcTarget = { network: NetworkRouter; apiKey: string | undefined } | { unknownNetwork: string };
+
+/** `/v2/<key>` or `/<network>/v2/<key>` (a trailing slash is fine); anything else is not the endpoint. */
+function matchRpcPath(path: string, networks: ReadonlyMap<string, NetworkRouter>, first: NetworkRouter): RpcTarget | undefined {
+  const segs = path.split('/');
+  let i: number;
+  let network: NetworkRouter | undefined;
+  if (segs[1] === 'v2') {
+    i = 2;
+    network = first;
+  } else if (segs[2] === 'v2') {
+    i = 3;
+    network = networks.get(segs[1]!);
+    if (!network) return { unknownNetwork: segs[1]! };
+  } else return undefined;
+  if (segs.length > i + 2 || (segs.length === i + 2 && segs[i + 1] !== '')) return undefined;
+  return { network, apiKey: segs[i] || undefined };
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  if (options.networks.length === 0) throw new TypeError('the gateway needs at least one network');
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger;
+  const repo = options.store.keys;
+  const routers = options.networks.map(createNetworkRouter);
+  const networks = new Map(routers.map((r) => [r.name, r]));
+  if (networks.size !== routers.length) throw new TypeError('network names must be unique');
+  const defaultNetwork = routers[0]!;
+  const metrics = createGatewayMetrics();
+  const keyCache = createKeyCache({ repo, clock, ...options.keyCache });
+  const usage = createUsageRecorder({ repo, clock, logger, flushIntervalMs: options.usageFlushIntervalMs });
+  const cors = createCors(options.cors);
+  const rpc = createRpcEndpoint({
+    keyCache,
+    tiers: createTierPolicy(options.tiers),
+    costs: createCostTable(options.computeUnits),
+    limiter: options.rateLimiter ?? createTokenBucketLimiter({ clock }),
+    usage,
+    metrics,
+    logger,
+    maxBodyBytes: limits.maxBodyBytes,
+    maxBatchSize: limits.maxBatchSize,
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+  });
+  const keysRoute = createKeysRoute({ repo, authToken: options.authToken, keyCache, usage, clock });
+  // Longest prefix first, so `/api/keys` wins over a route mounted at `/api`.
+  const routes: HttpRoute[] = [keysRoute, ...(options.routes ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
+  const readiness: ReadinessCheck[] = [
+    { name: 'store', check: async () => (await repo.ping(), true) },
+    ...routers.map((r) => ({ name: `network:${r.name}`, check: () => r.isReady() })),
+    ...(options.readinessChecks ?? []),
+  ];
+  const accessLevel = options.accessLogLevel ?? 'debug';
+  let closing = false;
+  let inFlight = 0;
+
+  const hasToken = (req: IncomingMessage) => {
+    const given = req.headers['x-service-token'] ?? req.headers['x-alchemy-token'];
+    return !!options.authToken && typeof given === 'string' && constantTimeEqual(given, options.authToken);
+  };
+
+  /** Serves everything but the JSON-RPC endpoint; returns the metrics route label. */
+  const serveOther = async (req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<string> => {
+    const headers = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+    if (path === '/healthz') {
+      sendJson(res, 200, { status: 'ok' }, headers);
+      return 'healthz';
+    }
+    if (path === '/readyz') {
+      if (closing) sendJson(res, 503, { status: 'shutting down', checks: {} }, headers);
+      else {
+        const report = await checkReadiness(readiness, limits.readyTimeoutMs);
+        sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', checks: report.checks }, headers);
+      }
+      return 'readyz';
+    }
+    if (path === '/metrics') {
+      if (options.metricsRequireToken && !hasToken(req)) sendJson(res, 401, { error: { code: 'unauthorized', message: 'metrics need the auth token (X-Service-Token header)' } }, headers);
+      else {
+        const text = metrics.registry.render();
+        res.writeHead(200, { ...headers, 'Content-Type': PROMETHEUS_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
+      }
+      return 'metrics';
+    }
+    const route = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
+    if (route) {
+      await route.handle(req, res, { requestId });
+      return route.prefix;
+    }
+    sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Not found: ${path.slice(0, 100)}. JSON-RPC is served at POST /v2/<API_KEY>` } }, headers);
+    return 'not_found';
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const incomingId = req.headers['x-request-id'];
+    const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    inFlight++;
+    let route = 'rpc';
+    let methods = '';
+    const url = req.url ?? '/';
+    try {
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      if (req.method === 'OPTIONS') {
+        route = 'preflight';
+        res.writeHead(204, { ...cors.preflightHeaders(req), 'X-Request-Id': requestId });
+        res.end();
+        return;
+      }
+      const target = matchRpcPath(path, networks, defaultNetwork);
+      if (target && 'network' in target) {
+        const headers = { ...cors.headersFor(req.headers.origin), 'X-Request-Id': requestId };
+        methods = (await rpc(req, res, { requestId, network: target.network, apiKey: target.apiKey, headers })).methods;
+      } else if (target) {
+        const message = `Unknown network ${target.unknownNetwork.slice(0, 64)}; served: ${[...networks.keys()].join(', ')}`;
+        sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message } }, { 'X-Request-Id': requestId });
+      } else route = await serveOther(req, res, path, requestId);
+    } catch (error) {
+      logger.error({ reqId: requestId, path: redactPath(url), err: error }, 'unhandled error while serving a request');
+      if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', id: null, error: new InternalError(requestId).toJSON() }, { 'X-Request-Id': requestId });
+      else res.destroy();
+    } finally {
+      inFlight--;
+      const status = res.headersSent ? res.statusCode : 0;
+      metrics.httpResponse(route, status);
+      if (accessLevel !== 'silent' && logger.isLevelEnabled(accessLevel)) {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        logger[accessLevel]({ reqId: requestId, method: req.method, path: redactPath(url), status, ms, rpc: methods || undefined }, 'request');
+      }
+      if (closing) server.closeIdleConnections();
+    }
+  };
+
+  const server = createServer({
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node checks header/request deadlines on this interval; the default (30 s) is too coarse.
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 2)),
+  });
+  if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
+  server.on('request', (req, res) => void handle(req, res));
+  server.on('clientError', handleClientError);
+
+  let closed: Promise<void> | undefined;
+  return {
+    server,
+    metrics,
+    keyCache,
+    listen(host = '127.0.0.1', port = 0) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          resolve({ host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` });
+        });
+      });
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), limits.drainTimeoutMs);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+          if (!server.listening && inFlight === 0) server.closeAllConnections();
+        });
+        await usage.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// CORS for browser callers: which origins get `Access-Control-Allow-Origin`, and preflight answers.
+// Per-key origin allow-lists are enforced separately (middleware/auth), this only speaks to browsers.
+import type { IncomingMessage } from 'node:http';
+
+export interface CorsOptions {
+  /** Allowed origins, or `['*']` for any (the default). An empty list disables CORS headers. */
+  origins?: readonly string[];
+  /** How long browsers may cache a preflight answer. */
+  maxAgeSec?: number;
+}
+
+export interface Cors {
+  /** Headers for a normal response to a request with this Origin (may be empty). */
+  headersFor(origin: string | undefined): Readonly<Record<string, string>>;
+  /** Headers for an OPTIONS preflight. */
+  preflightHeaders(req: IncomingMessage): Record<string, string>;
+}
+
+const EXPOSE = 'X-Request-Id, Retry-After';
+const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
+
+export function createCors(options: CorsOptions = {}): Cors {
+  const origins = options.origins ?? ['*'];
+  const any = origins.includes('*');
+  const allowed = new Set(origins.map((o) => o.toLowerCase().replace(/\/$/, '')));
+  const maxAge = String(options.maxAgeSec ?? 600);
+  const anyHeaders = Object.freeze({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSE });
+  const none = Object.freeze({});
+
+  const headersFor = (origin: string | undefined): Readonly<Record<string, string>> => {
+    if (any) return anyHeaders;
+    if (origin && allowed.has(origin.toLowerCase())) {
+      return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSE, Vary: 'Origin' };
+    }
+    return allowed.size ? { Vary: 'Origin' } : none;
+  };
+
+  return {
+    headersFor,
+    preflightHeaders(req) {
+      const requested = req.headers['access-control-request-headers'];
+      const allowHeaders =
+        typeof requested === 'string' && requested.length <= 1000 && HEADER_LIST.test(requested) ? requested : 'Content-Type';
+      return {
+        ...headersFor(req.headers.origin),
+        'Access-Control-Allow-Methods': 'POST, GET, OPTIONS',
+        'Access-Control-Allow-Headers': allowHeaders,
+        'Access-Control-Max-Age': maxAge,
+      };
+    },
+  };
+}

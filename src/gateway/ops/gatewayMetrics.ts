@@ -1,0 +1,63 @@
+// The gateway's Prometheus metrics: HTTP responses, JSON-RPC calls (count, errors by code,
+// latency) per method, compute units and throttling per tier, trace durations, process memory.
+import type { ApiKeyTier } from '../../store/types.js';
+import type { MetricsRegistry } from './metricsRegistry.js';
+import { createMetricsRegistry } from './metricsRegistry.js';
+
+const LATENCY_BUCKETS_SEC = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export interface GatewayMetrics {
+  readonly registry: MetricsRegistry;
+  /** One HTTP response; `route` is a fixed name (rpc, api, healthz, …), never a raw path. */
+  httpResponse(route: string, status: number): void;
+  /** One JSON-RPC call; `code` is 0 on success. `method` must come from a bounded set. */
+  rpcCall(network: string, method: string, code: number, seconds: number): void;
+  computeUnits(tier: ApiKeyTier, units: number): void;
+  rateLimited(tier: ApiKeyTier): void;
+}
+
+export function isTraceMethod(method: string): boolean {
+  return method.startsWith('trace_') || method.startsWith('debug_trace');
+}
+
+export function createGatewayMetrics(): GatewayMetrics {
+  const registry = createMetricsRegistry();
+  const http = registry.counter('tracehook_http_responses_total', 'HTTP responses by route and status.', ['route', 'status']);
+  const calls = registry.counter(
+    'tracehook_rpc_calls_total',
+    'JSON-RPC calls by network, method and outcome code (0 = success).',
+    ['network', 'method', 'code'],
+  );
+  const errors = registry.counter('tracehook_rpc_errors_total', 'JSON-RPC calls answered with an error, by method and code.', ['network', 'method', 'code']);
+  const latency = registry.histogram(
+    'tracehook_rpc_call_duration_seconds',
+    'Time from admission to result of one JSON-RPC call, by method and outcome.',
+    ['network', 'method', 'outcome'],
+    LATENCY_BUCKETS_SEC,
+  );
+  const traces = registry.histogram('tracehook_trace_duration_seconds', 'Duration of trace_* and debug_trace* calls.', ['method'], LATENCY_BUCKETS_SEC);
+  const units = registry.counter('tracehook_compute_units_total', 'Compute units admitted, by key tier.', ['tier']);
+  const limited = registry.counter('tracehook_rate_limited_total', 'Requests refused with HTTP 429, by key tier.', ['tier']);
+  registry.gauge('tracehook_process_resident_memory_bytes', 'Resident set size of the process.', () => [{ value: process.memoryUsage.rss() }]);
+  registry.gauge('tracehook_nodejs_heap_used_bytes', 'V8 heap in use.', () => [{ value: process.memoryUsage().heapUsed }]);
+
+  return {
+    registry,
+    httpResponse(route, status) {
+      http.inc([route, String(status)]);
+    },
+    rpcCall(network, method, code, seconds) {
+      const codeText = String(code);
+      calls.inc([network, method, codeText]);
+      if (code !== 0) errors.inc([network, method, codeText]);
+      latency.observe([network, method, code === 0 ? 'ok' : 'error'], seconds);
+      if (isTraceMethod(method)) traces.observe([method], seconds);
+    },
+    computeUnits(tier, n) {
+      if (n > 0) units.inc([tier], n);
+    },
+    rateLimited(tier) {
+      limited.inc([tier]);
+    },
+  };
+}

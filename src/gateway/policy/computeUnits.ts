@@ -1,0 +1,73 @@
+// Compute-unit cost of each JSON-RPC method: what a call takes from its key's per-second budget
+// and adds to its daily usage. Defaults are modelled on the reference provider's published costs.
+import { createMethodRules } from './methodPattern.js';
+
+/** Cost per method (exact name or `prefix*`). Unlisted methods cost DEFAULT_METHOD_COST. */
+export const DEFAULT_METHOD_COSTS: Readonly<Record<string, number>> = {
+  // Free metadata (clients call these constantly).
+  eth_chainId: 0,
+  net_version: 0,
+  net_listening: 0,
+  web3_clientVersion: 0,
+  eth_syncing: 0,
+  eth_protocolVersion: 0,
+  // Cheap reads.
+  eth_blockNumber: 10,
+  eth_feeHistory: 10,
+  eth_maxPriorityFeePerGas: 10,
+  web3_sha3: 10,
+  eth_getTransactionReceipt: 15,
+  eth_getBlockByNumber: 16,
+  eth_getStorageAt: 17,
+  eth_getTransactionByHash: 17,
+  eth_gasPrice: 19,
+  eth_getBalance: 19,
+  eth_getBlockByHash: 21,
+  eth_getCode: 26,
+  eth_getTransactionCount: 26,
+  eth_call: 26,
+  // Heavier reads and writes.
+  eth_getBlockReceipts: 50,
+  eth_getLogs: 75,
+  eth_estimateGas: 87,
+  eth_sendRawTransaction: 250,
+  // Tracing.
+  trace_get: 17,
+  trace_call: 40,
+  trace_transaction: 40,
+  debug_traceCall: 40,
+  debug_traceTransaction: 40,
+  trace_block: 50,
+  trace_filter: 75,
+  trace_rawTransaction: 75,
+  trace_callMany: 80,
+  'trace_replay*': 80,
+  'debug_traceBlock*': 80,
+};
+
+export const DEFAULT_METHOD_COST = 20;
+
+export interface CostTableOptions {
+  /** Merged over DEFAULT_METHOD_COSTS. */
+  costs?: Readonly<Record<string, number>>;
+  defaultCost?: number;
+}
+
+export interface CostTable {
+  cost(method: string): number;
+  /** Whether the method is named in the table (exactly or by pattern). */
+  lists(method: string): boolean;
+}
+
+export function createCostTable(options: CostTableOptions = {}): CostTable {
+  const merged = { ...DEFAULT_METHOD_COSTS, ...options.costs };
+  for (const [method, cost] of Object.entries(merged)) {
+    if (!Number.isFinite(cost) || cost < 0) throw new RangeError(`compute-unit cost of ${method} must be a non-negative number`);
+  }
+  const rules = createMethodRules(merged);
+  const fallback = options.defaultCost ?? DEFAULT_METHOD_COST;
+  return {
+    cost: (method) => rules.get(method) ?? fallback,
+    lists: (method) => rules.get(method) !== undefined,
+  };
+}

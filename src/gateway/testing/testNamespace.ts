@@ -1,0 +1,56 @@
+// A tiny but real JSON-RPC namespace over in-memory state, for gateway tests and the benchmark
+// until the embedded chain's namespace is wired in: metadata, a block counter, balances, recorded
+// traces, and two methods that misbehave on purpose (internal error, slow call).
+import { z } from 'zod';
+import { defineMethod, optionalParam, param } from '../../rpc/schema/defineMethod.js';
+import { Address, BlockNumberOrHash, Hash32 } from '../../rpc/schema/primitives.js';
+import { createMethodTable, defineNamespace, type MethodTable } from '../../rpc/methods/methodTable.js';
+import { quantityToHex, type Hex } from '../../rpc/hex.js';
+
+export interface TestChainState {
+  chainId: bigint;
+  blockNumber: bigint;
+  balances: Map<Hex, bigint>;
+  /** Recorded trace_transaction answers by lowercase hash. */
+  traces: Map<Hex, unknown[]>;
+}
+
+export const testSchema = {
+  web3_clientVersion: defineMethod(),
+  eth_chainId: defineMethod(),
+  net_version: defineMethod(),
+  eth_blockNumber: defineMethod(),
+  eth_getBalance: defineMethod(param('address', Address), optionalParam('block', BlockNumberOrHash)),
+  trace_transaction: defineMethod(param('transactionHash', Hash32)),
+  test_fail: defineMethod(),
+  test_sleep: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
+};
+
+export function createTestState(): TestChainState {
+  return { chainId: 31337n, blockNumber: 0x18n, balances: new Map(), traces: new Map() };
+}
+
+export function createTestTable(state: TestChainState = createTestState()): MethodTable {
+  return createMethodTable(
+    defineNamespace(testSchema, {
+      web3_clientVersion: () => 'tracehook-test/v0',
+      eth_chainId: () => quantityToHex(state.chainId),
+      net_version: () => state.chainId.toString(),
+      eth_blockNumber: () => quantityToHex(state.blockNumber),
+      eth_getBalance: ([address]) => quantityToHex(state.balances.get(address) ?? 0n),
+      trace_transaction: ([hash]) => state.traces.get(hash) ?? [],
+      test_fail: () => {
+        // Looks like an internal failure that carries secrets; none of it may reach the caller.
+        throw new Error('db password=hunter2 at /srv/internal/path');
+      },
+      test_sleep: ([ms], ctx) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => resolve('slept'), ms);
+          ctx.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve('aborted');
+          });
+        }),
+    }),
+  );
+}

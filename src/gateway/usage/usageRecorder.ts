@@ -1,0 +1,91 @@
+// Counts requests and compute units per key, UTC day and method in memory and writes them to the
+// store in batches (every few seconds and on close), together with each key's last-used time.
+import type { Logger } from 'pino';
+import type { ApiKeyRepository, ApiKeyUsageDelta } from '../../store/types.js';
+import type { Clock } from '../clock.js';
+
+export interface UsageRecorderOptions {
+  repo: ApiKeyRepository;
+  clock: Clock;
+  logger: Logger;
+  /** How often counts and last-used times are written; also bounds how stale last-used is. */
+  flushIntervalMs?: number;
+}
+
+export interface UsageRecorder {
+  record(keyId: string, method: string, computeUnits: number): void;
+  /** Writes everything counted so far. Safe to call concurrently. */
+  flush(): Promise<void>;
+  /** Stops the timer and flushes. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_USAGE_FLUSH_MS = 5_000;
+const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` of a UTC time. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
+  let pending = new Map<string, ApiKeyUsageDelta>();
+  let lastUsed = new Map<string, number>();
+  let day = '';
+  let dayEndsAt = 0;
+  let flushing: Promise<void> = Promise.resolve();
+
+  const currentDay = (now: number) => {
+    if (now >= dayEndsAt || now < dayEndsAt - DAY_MS) {
+      day = utcDay(now);
+      dayEndsAt = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    }
+    return day;
+  };
+
+  const writeOnce = async () => {
+    if (pending.size === 0 && lastUsed.size === 0) return;
+    const deltas = [...pending.values()];
+    const used = [...lastUsed].map(([id, atMs]) => ({ id, atMs }));
+    pending = new Map();
+    lastUsed = new Map();
+    try {
+      await options.repo.addUsage(deltas);
+      await options.repo.markUsed(used);
+    } catch (error) {
+      options.logger.warn({ err: error, deltas: deltas.length }, 'writing API key usage failed; will retry');
+      for (const d of deltas) add(d.keyId, d.day, d.method, d.requests, d.computeUnits);
+      for (const { id, atMs } of used) lastUsed.set(id, Math.max(atMs, lastUsed.get(id) ?? 0));
+    }
+  };
+
+  const add = (keyId: string, dayStr: string, method: string, requests: number, computeUnits: number) => {
+    const k = `${keyId}\u0000${dayStr}\u0000${method}`;
+    const row = pending.get(k);
+    if (row) {
+      row.requests += requests;
+      row.computeUnits += computeUnits;
+    } else pending.set(k, { keyId, day: dayStr, method, requests, computeUnits });
+  };
+
+  const flush = () => {
+    flushing = flushing.then(writeOnce);
+    return flushing;
+  };
+
+  const timer = setInterval(() => void flush(), options.flushIntervalMs ?? DEFAULT_USAGE_FLUSH_MS);
+  timer.unref();
+
+  return {
+    record(keyId, method, computeUnits) {
+      const now = options.clock.now();
+      add(keyId, currentDay(now), method, 1, computeUnits);
+      lastUsed.set(keyId, now);
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
