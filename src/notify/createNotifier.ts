@@ -1,0 +1,125 @@
+// Wires the notify pipeline's runtime: URL policy, HTTP sender, delivery worker and the outbox
+// append entry point the chain follower calls. One notifier per process.
+import type { SqlDatabase, SqlExecutor } from '../store/sql.js';
+import { systemClock, type Clock } from './clock.js';
+import { silentLogger, type NotifyLogger } from './notifyLogger.js';
+import { createWebhookIds, type RandomBytes } from './webhooks/webhookIds.js';
+import { RETRY_WINDOW_MS, type WebhookTier } from './webhooks/webhookTypes.js';
+import { createUrlPolicy, type UrlPolicy, type UrlPolicyOptions } from './ssrf/urlPolicy.js';
+import { createNotificationSender } from './deliver/sendNotification.js';
+import { createDeliveryWorker } from './deliver/deliveryWorker.js';
+import { DEFAULT_RETRY_SCHEDULE } from './deliver/retrySchedule.js';
+import { appendEvents, type AppendedEvent, type OutboxEvent } from './outbox/appendEvents.js';
+
+export interface NotifierOptions {
+  db: SqlDatabase;
+  clock?: Clock;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+  /** Source of ids and signing keys. */
+  randomBytes?: RandomBytes;
+  logger?: NotifyLogger;
+  /** Tier of the team (one auth token for now): sets the retry window. Default enterprise. */
+  tier?: WebhookTier;
+  /** Timeout of one delivery attempt. Default 10 000. */
+  fetchTimeoutMs?: number;
+  /** Attempts in flight at once. Default 32. */
+  concurrency?: number;
+  /** Default 250. */
+  pollIntervalMs?: number;
+  /** Default fetchTimeoutMs + 10 000. */
+  leaseMs?: number;
+  /** First retry delay before jitter. Default 1 000. */
+  retryBaseDelayMs?: number;
+  /** Cap of the retry delay before jitter. Default 120 000. */
+  retryMaxDelayMs?: number;
+  /** Overrides the tier's retry window (10 min free/payg, 1 h enterprise). */
+  retryWindowMs?: number;
+  /** Pause a webhook failing without a success for this long; null disables. Default 24 h. */
+  autoPauseAfterMs?: number | null;
+  /** Allow loopback webhook URLs (the embedded dev default true; production false). */
+  allowLoopbackUrls?: boolean;
+  /** Allow private/link-local/reserved webhook URLs. Default false. */
+  allowPrivateUrls?: boolean;
+  /** Hosts, IPs or CIDRs allowed whatever they resolve to. */
+  allowList?: readonly string[];
+  /** DNS resolver for the URL policy (tests); defaults to the system resolver. */
+  resolve?: UrlPolicyOptions['resolve'];
+  /** Response bytes read per attempt. Default 64 KiB. */
+  maxResponseBytes?: number;
+  /** Response bytes kept in the delivery log. Default 1 KiB. */
+  storedResponseBytes?: number;
+  workerId?: string;
+}
+
+export interface Notifier {
+  readonly workerId: string;
+  readonly urlPolicy: UrlPolicy;
+  readonly clock: Clock;
+  readonly tier: WebhookTier;
+  readonly retryWindowMs: number;
+  /** Starts the delivery loop. */
+  start(): void;
+  /** Graceful: stops claiming, lets attempts in flight finish (up to the attempt timeout), releases leases. */
+  stop(): Promise<void>;
+  /** Looks for due deliveries now; call after committing a transaction that appended events. */
+  wake(): void;
+  /** Runs what is due now and resolves when recorded (manual clock tests; not with start()). */
+  runOnce(): Promise<number>;
+  /**
+   * The outbox contract for the chain follower: appends events in the caller's transaction.
+   * Call inside the same `db.transaction` that stores the follower's cursor, then `wake()`.
+   */
+  appendEvents(tx: SqlExecutor, events: readonly OutboxEvent[]): Promise<AppendedEvent[]>;
+}
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const tier = options.tier ?? 'enterprise';
+  const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
+  const retryWindowMs = options.retryWindowMs ?? RETRY_WINDOW_MS[tier];
+  const ids = createWebhookIds(options.randomBytes);
+  const urlPolicy = createUrlPolicy({
+    allowLoopback: options.allowLoopbackUrls ?? true,
+    allowPrivateNetworks: options.allowPrivateUrls ?? false,
+    allowList: options.allowList ?? [],
+    resolve: options.resolve,
+  });
+  const sender = createNotificationSender({
+    timeoutMs: fetchTimeoutMs,
+    urlPolicy,
+    maxResponseBytes: options.maxResponseBytes,
+    storedResponseBytes: options.storedResponseBytes,
+  });
+  const worker = createDeliveryWorker({
+    db: options.db,
+    sender,
+    clock,
+    random: options.random,
+    ids,
+    logger,
+    concurrency: options.concurrency,
+    pollIntervalMs: options.pollIntervalMs,
+    leaseMs: options.leaseMs ?? fetchTimeoutMs + 10_000,
+    workerId: options.workerId,
+    autoPauseAfterMs: options.autoPauseAfterMs === undefined ? 24 * 60 * 60_000 : options.autoPauseAfterMs,
+    retry: {
+      baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_SCHEDULE.baseDelayMs,
+      maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_SCHEDULE.maxDelayMs,
+      retryWindowMs,
+    },
+  });
+  return {
+    workerId: worker.workerId,
+    urlPolicy,
+    clock,
+    tier,
+    retryWindowMs,
+    start: () => worker.start(),
+    stop: () => worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 }),
+    wake: () => worker.wake(),
+    runOnce: () => worker.runOnce(),
+    appendEvents: (tx, events) => appendEvents(tx, events, { nowMs: clock.now(), ids }),
+  };
+}

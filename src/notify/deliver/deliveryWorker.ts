@@ -1,0 +1,177 @@
+// The delivery loop: lease due deliveries (bounded concurrency; one first-time delivery in flight
+// per webhook), sign and POST each, record the attempt and reschedule or dead-letter. Wakes on
+// demand (after an append or a finished attempt), at the next due retry, or every poll interval.
+import { hostname } from 'node:os';
+import type { SqlDatabase } from '../../store/sql.js';
+import { systemClock, type Clock } from '../clock.js';
+import { silentLogger, type NotifyLogger } from '../notifyLogger.js';
+import { createWebhookIds, type WebhookIds } from '../webhooks/webhookIds.js';
+import { claimDeliveries, nextWakeAt, releaseLeases, type DeliveryJob } from '../outbox/claimDeliveries.js';
+import { recordAttempt } from '../outbox/recordAttempt.js';
+import { nextDeliveryState, parseRetryAfterMs, type RetryScheduleOptions } from './retrySchedule.js';
+import { notificationHeaders } from './signNotification.js';
+import type { NotificationSender } from './sendNotification.js';
+
+export interface DeliveryWorkerOptions {
+  db: SqlDatabase;
+  sender: NotificationSender;
+  retry: RetryScheduleOptions;
+  /** Pause a webhook that has failed without a success for this long; null never pauses. */
+  autoPauseAfterMs: number | null;
+  /** A lease must outlast one attempt (timeout + DNS + recording); a crashed worker's rows return after it. */
+  leaseMs: number;
+  clock?: Clock;
+  random?: () => number;
+  ids?: WebhookIds;
+  logger?: NotifyLogger;
+  /** Attempts in flight at once across all webhooks. */
+  concurrency?: number;
+  /** Longest sleep between looks at the outbox (other processes' appends, missed wakes). */
+  pollIntervalMs?: number;
+  /** Unique per process; defaults to host:pid:random. */
+  workerId?: string;
+  userAgent?: string;
+}
+
+export interface DeliveryWorker {
+  readonly workerId: string;
+  /** Starts the background loop. */
+  start(): void;
+  /** Stops claiming, waits up to `timeoutMs` for attempts in flight, then releases this worker's leases. */
+  stop(options?: { timeoutMs?: number }): Promise<void>;
+  /** Looks for due work now (call after committing appended events). */
+  wake(): void;
+  /**
+   * Claims what is due now, runs those attempts and resolves when they are recorded; returns how
+   * many ran. For tests and tools driving a manual clock; do not mix with start().
+   */
+  runOnce(): Promise<number>;
+  /** Attempts currently in flight. */
+  inFlight(): number;
+}
+
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { db, sender } = options;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const ids = options.ids ?? createWebhookIds();
+  const logger = options.logger ?? silentLogger;
+  const concurrency = options.concurrency ?? 32;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const userAgent = options.userAgent ?? 'Tracehook-Webhooks/1';
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${ids.attemptId().slice(4, 12)}`;
+  const inFlight = new Map<string, Promise<void>>();
+  let running = false;
+  let ticking = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function attempt(job: DeliveryJob): Promise<void> {
+    const attemptedAt = clock.now();
+    const body = Buffer.from(job.body, 'utf8');
+    const result = await options.sender.send(job.url, body, notificationHeaders(job.eventId, body, job.signingKeys, attemptedAt, userAgent));
+    const finishedAt = clock.now();
+    const next = nextDeliveryState(
+      {
+        statusCode: result.statusCode,
+        attemptedAt: finishedAt,
+        attemptsBefore: job.attempts,
+        retryDeadlineAt: job.retryDeadlineAt,
+        retryAfterMs: parseRetryAfterMs(result.retryAfter, finishedAt),
+      },
+      random,
+      options.retry,
+    );
+    const log = { id: ids.attemptId(), attemptedAt, latencyMs: result.latencyMs, statusCode: result.statusCode, error: result.error, responseBody: result.responseBody };
+    const recorded = await recordAttempt(db, job, log, next, options.autoPauseAfterMs);
+    const fields = { webhookId: job.webhookId, eventId: job.eventId, statusCode: result.statusCode, outcome: recorded.outcome };
+    if (recorded.outcome === 'succeeded') logger.debug({ ...fields, latencyMs: result.latencyMs }, 'webhook delivered');
+    else logger.warn({ ...fields, error: result.error, nextAttemptAt: next.status === 'pending' ? next.nextAttemptAt : undefined }, 'webhook delivery failed');
+    if (recorded.autoPaused) logger.warn({ webhookId: job.webhookId }, 'webhook paused after failing continuously');
+  }
+
+  function launch(job: DeliveryJob): Promise<void> {
+    const p = attempt(job)
+      .catch((error: unknown) => logger.error({ webhookId: job.webhookId, eventId: job.eventId, err: error }, 'webhook attempt not recorded; it returns when its lease expires'))
+      .finally(() => {
+        inFlight.delete(job.eventId);
+        if (running) wake();
+      });
+    inFlight.set(job.eventId, p);
+    return p;
+  }
+
+  const claim = (limit: number) => claimDeliveries(db, { workerId, nowMs: clock.now(), leaseMs: options.leaseMs, limit });
+
+  async function schedule(): Promise<void> {
+    if (!running) return;
+    let delay = pollIntervalMs;
+    // With attempts in flight their completion wakes us; idle, sleep until the next due retry.
+    if (inFlight.size === 0) {
+      const next = await nextWakeAt(db, clock.now()).catch(() => null);
+      if (next !== null) delay = Math.min(delay, Math.max(0, next - clock.now()));
+    }
+    if (!running) return;
+    clearTimeout(timer);
+    timer = setTimeout(wake, delay);
+  }
+
+  async function tick(): Promise<void> {
+    if (ticking) {
+      again = true;
+      return;
+    }
+    ticking = true;
+    try {
+      do {
+        again = false;
+        const free = concurrency - inFlight.size;
+        if (free <= 0 || !running) break;
+        const jobs = await claim(free);
+        for (const job of jobs) void launch(job);
+        if (jobs.length === free) again = true;
+      } while (again && running);
+    } catch (error) {
+      logger.error({ err: error }, 'claiming webhook deliveries failed');
+    } finally {
+      ticking = false;
+    }
+    await schedule();
+  }
+
+  function wake(): void {
+    if (!running) return;
+    clearTimeout(timer);
+    timer = undefined;
+    void tick();
+  }
+
+  return {
+    workerId,
+    start() {
+      if (running) return;
+      running = true;
+      wake();
+    },
+    async stop(stopOptions = {}) {
+      running = false;
+      clearTimeout(timer);
+      const pending = [...inFlight.values()];
+      if (pending.length) {
+        let waitTimer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((r) => (waitTimer = setTimeout(r, stopOptions.timeoutMs ?? 5_000)));
+        await Promise.race([Promise.allSettled(pending), waited]);
+        clearTimeout(waitTimer);
+      }
+      await releaseLeases(db, workerId).catch((error: unknown) => logger.error({ err: error }, 'releasing webhook leases failed'));
+      sender.close();
+    },
+    wake,
+    async runOnce() {
+      const jobs = await claim(concurrency - inFlight.size);
+      await Promise.all(jobs.map(launch));
+      return jobs.length;
+    },
+    inFlight: () => inFlight.size,
+  };
+}
