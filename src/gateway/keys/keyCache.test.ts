@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiKeyRecord, ApiKeyRepository } from '../../store/types.js';
+import { createManualClock } from '../clock.js';
+import { hashApiKey } from './apiKeys.js';
+import { createKeyCache } from './keyCache.js';
+
+function record(id: string): ApiKeyRecord {
+  return { id, name: id, tier: 'free', active: true, keyPrefix: 'x', allowedOrigins: null, createdAt: 0, lastUsedAt: null, revokedAt: null };
+}
+
+/** A repository that counts lookups; only findByHash is used by the cache. */
+function countingRepo(known: Record<string, ApiKeyRecord>) {
+  const calls: string[] = [];
+  const repo = {
+    findByHash: async (hash: string) => {
+      calls.push(hash);
+      return known[hash] ?? null;
+    },
+  } as unknown as ApiKeyRepository;
+  return { repo, calls };
+}
+
+describe('createKeyCache', () => {
+  it('default: a found key is looked up once within the TTL, then again', async () => {
+    const clock = createManualClock();
+    const { repo, calls } = countingRepo({ [hashApiKey('secret-1')]: record('k1') });
+    const cache = createKeyCache({ repo, clock, ttlMs: 1000 });
+    expect((await cache.lookup('secret-1'))?.id).toBe('k1');
+    expect((await cache.lookup('secret-1'))?.id).toBe('k1');
+    expect(calls).toHaveLength(1);
+    clock.advance(1000);
+    await cache.lookup('secret-1');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('behavior: unknown keys are remembered for the negative TTL', async () => {
+    const clock = createManualClock();
+    const { repo, calls } = countingRepo({});
+    const cache = createKeyCache({ repo, clock, negativeTtlMs: 100 });
+    expect(await cache.lookup('nope-nope')).toBeNull();
+    expect(await cache.lookup('nope-nope')).toBeNull();
+    expect(calls).toHaveLength(1);
+    clock.advance(100);
+    await cache.lookup('nope-nope');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('behavior: concurrent misses share one lookup', async () => {
+    const { repo, calls } = countingRepo({ [hashApiKey('secret-1')]: record('k1') });
+    const cache = createKeyCache({ repo, clock: createManualClock() });
+    await Promise.all([cache.lookup('secret-1'), cache.lookup('secret-1'), cache.lookup('secret-1')]);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('behavior: invalidate drops a key so the next lookup reads the store', async () => {
+    const { repo, calls } = countingRepo({ [hashApiKey('secret-1')]: record('k1') });
+    const cache = createKeyCache({ repo, clock: createManualClock() });
+    await cache.lookup('secret-1');
+    cache.invalidate('k1');
+    await cache.lookup('secret-1');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('behavior: the cache never holds more than maxEntries', async () => {
+    const { repo } = countingRepo({});
+    const cache = createKeyCache({ repo, clock: createManualClock(), maxEntries: 10 });
+    for (let i = 0; i < 50; i++) await cache.lookup(`junk-key-${i}`);
+    expect(cache.size).toBe(10);
+  });
+});
