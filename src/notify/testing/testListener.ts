@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
   index: number;
+  /** The exact bytes received. */
+  raw: Buffer;
   body: string;
   headers: IncomingHttpHeaders;
   receivedAt: number;
@@ -38,7 +40,8 @@ export async function startTestListener(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received: ReceivedRequest = { index: requests.length, body: Buffer.concat(chunks).toString('utf8'), headers: req.headers, receivedAt: Date.now(), status: 0 };
+      const raw = Buffer.concat(chunks);
+      const received: ReceivedRequest = { index: requests.length, raw, body: raw.toString('utf8'), headers: req.headers, receivedAt: Date.now(), status: 0 };
       const decided = respond(received);
       const reply = typeof decided === 'number' ? { status: decided } : decided;
       received.status = reply.status;
