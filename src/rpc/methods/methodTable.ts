@@ -29,8 +29,14 @@ export interface Namespace<S extends Record<string, MethodSpec>> {
   handlers: HandlersFor<S>;
 }
 
+/** Any namespace, whatever its methods: handlers take `never` so every concrete handler fits. */
+export interface AnyNamespace {
+  schema: Record<string, MethodSpec>;
+  handlers: Record<string, (params: never, ctx: RpcContext) => unknown>;
+}
+
 /** Builds a method table from namespaces; later namespaces override earlier ones for the same name. */
-export function createMethodTable(...namespaces: Namespace<Record<string, MethodSpec>>[]): MethodTable {
+export function createMethodTable(...namespaces: AnyNamespace[]): MethodTable {
   const table = new Map<string, MethodEntry>();
   for (const ns of namespaces) {
     for (const name of Object.keys(ns.schema)) {

@@ -27,14 +27,13 @@ export function defineMethod<const P extends readonly ParamSpec[]>(...params: P)
   return { params };
 }
 
-/** The decoded parameter tuple a handler receives. */
-export type ParamsOf<M extends MethodSpec> = {
-  -readonly [K in keyof M['params']]: M['params'][K] extends ParamSpec<infer S, infer O>
-    ? O extends true
-      ? z.output<S> | undefined
-      : z.output<S>
-    : never;
+/** Maps a params tuple to decoded values; mapping over the type parameter itself keeps it a tuple. */
+type DecodedParams<P extends readonly ParamSpec[]> = {
+  -readonly [K in keyof P]: P[K] extends ParamSpec<infer S, infer O> ? (O extends true ? z.output<S> | undefined : z.output<S>) : never;
 };
+
+/** The decoded parameter tuple a handler receives. */
+export type ParamsOf<M extends MethodSpec> = DecodedParams<M['params']>;
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.length ? ` at ${issue.path.map(String).join('.')}` : '';
