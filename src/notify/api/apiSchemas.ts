@@ -1,0 +1,116 @@
+// Request body schemas of the management API (snake_case, as the hosted provider's Notify API), and
+// the conversion of a validation failure into a 400 whose message names the field. The same
+// schemas generate the OpenAPI request bodies, so documentation and validation cannot drift.
+import { z } from 'zod';
+import { parse as parseGraphql, GraphQLError } from 'graphql';
+import { InvalidParamsError } from '../../rpc/errors.js';
+import { WEBHOOK_TYPES, MAX_ADDRESSES_PER_WEBHOOK, MAX_NFT_FILTERS_PER_WEBHOOK } from '../webhooks/webhookTypes.js';
+
+export const Address = z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{40}$/, { error: 'must be a 20-byte hex address (0x + 40 hex digits)' });
+const TOKEN_ID_ERROR = 'must be a decimal or 0x-prefixed hex token id';
+const TokenId = z.union(
+  [z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, { error: TOKEN_ID_ERROR }), z.number({ error: TOKEN_ID_ERROR }).int({ error: TOKEN_ID_ERROR }).nonnegative({ error: TOKEN_ID_ERROR })],
+  { error: TOKEN_ID_ERROR },
+);
+export const NftFilterParam = z.object({ contract_address: Address, token_id: TokenId.optional() });
+const WebhookId = z.string({ error: 'is required' }).min(1, { error: 'is required' });
+const Addresses = (max: number) => z.array(Address, { error: 'must be an array of addresses' }).max(max, { error: `must hold at most ${max} addresses` });
+const NftFilters = z.array(NftFilterParam, { error: 'must be an array of {contract_address, token_id?}' }).max(MAX_NFT_FILTERS_PER_WEBHOOK, {
+  error: `must hold at most ${MAX_NFT_FILTERS_PER_WEBHOOK} filters`,
+});
+const Name = z.string({ error: 'must be a string' }).max(256, { error: 'must be at most 256 characters' });
+
+export const CreateWebhookBody = z.object({
+  network: z.string({ error: 'is required' }),
+  webhook_type: z.enum(WEBHOOK_TYPES, { error: `must be one of ${WEBHOOK_TYPES.join(', ')}` }),
+  webhook_url: z.string({ error: 'is required' }),
+  name: Name.optional(),
+  app_id: z.string().optional(),
+  addresses: Addresses(MAX_ADDRESSES_PER_WEBHOOK).optional(),
+  nft_filters: NftFilters.optional(),
+  graphql_query: z
+    .union([z.string(), z.object({ query: z.string(), skip_empty_messages: z.boolean().optional() })], {
+      error: 'must be a query string or {query, skip_empty_messages}',
+    })
+    .optional(),
+});
+export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = z.object({
+  webhook_id: WebhookId,
+  is_active: z.boolean({ error: 'must be a boolean' }).optional(),
+  name: Name.optional(),
+  webhook_url: z.string({ error: 'must be a string' }).optional(),
+});
+
+export const UpdateAddressesBody = z.object({
+  webhook_id: WebhookId,
+  addresses_to_add: Addresses(MAX_ADDRESSES_PER_WEBHOOK).default([]),
+  addresses_to_remove: Addresses(MAX_ADDRESSES_PER_WEBHOOK).default([]),
+});
+
+export const ReplaceAddressesBody = z.object({
+  webhook_id: WebhookId,
+  addresses: Addresses(MAX_ADDRESSES_PER_WEBHOOK).min(1, { error: 'must not be empty' }),
+});
+
+export const UpdateNftFiltersBody = z.object({
+  webhook_id: WebhookId,
+  nft_filters_to_add: NftFilters.default([]),
+  nft_filters_to_remove: NftFilters.default([]),
+});
+
+export const WebhookIdBody = z.object({ webhook_id: WebhookId });
+
+export const ReplayEventBody = z.object({ webhook_id: WebhookId, event_id: z.string({ error: 'is required' }).min(1, { error: 'is required' }) });
+
+export const ReplayFailedBody = z.object({
+  webhook_id: WebhookId,
+  since: z.union([z.string(), z.number().int().nonnegative()], { error: 'must be an RFC 3339 time or milliseconds since the epoch' }),
+});
+
+export const RotateKeyBody = z.object({
+  webhook_id: WebhookId,
+  grace_period_sec: z
+    .number({ error: 'must be a number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(0, { error: 'must be between 0 and 604800 (7 days)' })
+    .max(7 * 24 * 3600, { error: 'must be between 0 and 604800 (7 days)' })
+    .optional(),
+});
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length ? issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${String(p)}` : String(p))).join('') : 'body';
+  const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+  return `${where}: ${missing ? 'is required' : issue.message.replace(/^Invalid input: expected (\w+), received (\w+)$/, 'must be a $1')}`;
+}
+
+/** Parses `input` or throws a 400 InvalidParamsError naming the first bad field, e.g. `addresses[2]: must be …`. */
+export function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw invalidField('body', 'must be a JSON object');
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const message = issueMessage(issue);
+  throw new InvalidParamsError(message, { httpStatus: 400, data: { field: message.slice(0, message.indexOf(':')) } });
+}
+
+/** A 400 for one field. */
+export function invalidField(field: string, problem: string): InvalidParamsError {
+  return new InvalidParamsError(`${field}: ${problem}`, { httpStatus: 400, data: { field } });
+}
+
+/** Canonical decimal token id. */
+export function tokenIdToDecimal(tokenId: string | number): string {
+  return BigInt(tokenId).toString(10);
+}
+
+/** Null when `query` is a syntactically valid GraphQL document, else the parser's message. */
+export function graphqlSyntaxError(query: string): string | null {
+  try {
+    parseGraphql(query);
+    return null;
+  } catch (error) {
+    return error instanceof GraphQLError ? error.message : String(error);
+  }
+}

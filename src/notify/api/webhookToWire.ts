@@ -1,0 +1,67 @@
+// Webhook records as the management API returns them: the hosted provider's snake_case fields
+// (what its SDK parses) plus our own pause and key-rotation fields.
+import type { NftFilter, WebhookRecord } from '../webhooks/webhookTypes.js';
+
+export interface WireWebhook {
+  id: string;
+  network: string;
+  webhook_type: string;
+  webhook_url: string;
+  /** False while switched off or paused (manually or automatically). */
+  is_active: boolean;
+  /** Milliseconds since the epoch. */
+  time_created: number;
+  signing_key: string;
+  version: 'V2';
+  name?: string;
+  app_id?: string;
+  graphql_query?: string;
+  paused_reason: 'manual' | 'auto' | null;
+  paused_at: number | null;
+  previous_signing_key_expires_at: number | null;
+}
+
+export function webhookToWire(w: WebhookRecord, nowMs: number): WireWebhook {
+  return {
+    id: w.id,
+    network: w.network,
+    webhook_type: w.type,
+    webhook_url: w.url,
+    is_active: w.isActive && w.pausedAt === null,
+    time_created: w.createdAt,
+    signing_key: w.signingKey,
+    version: 'V2',
+    ...(w.name !== null && { name: w.name }),
+    ...(w.appId !== null && { app_id: w.appId }),
+    ...(w.graphqlQuery !== null && { graphql_query: w.graphqlQuery }),
+    paused_reason: w.pausedReason,
+    paused_at: w.pausedAt,
+    previous_signing_key_expires_at: w.previousKeyExpiresAt !== null && w.previousKeyExpiresAt > nowMs ? w.previousKeyExpiresAt : null,
+  };
+}
+
+export function nftFilterToWire(f: NftFilter): { contract_address: string; token_id?: string } {
+  return f.tokenId === null ? { contract_address: f.contractAddress } : { contract_address: f.contractAddress, token_id: f.tokenId };
+}
+
+/** JSON schema of WireWebhook for the OpenAPI document. */
+export const WIRE_WEBHOOK_SCHEMA = {
+  type: 'object',
+  required: ['id', 'network', 'webhook_type', 'webhook_url', 'is_active', 'time_created', 'signing_key', 'version'],
+  properties: {
+    id: { type: 'string', example: 'wh_octjglnywaupz6th' },
+    network: { type: 'string', example: 'ETH_MAINNET' },
+    webhook_type: { type: 'string', enum: ['ADDRESS_ACTIVITY', 'NFT_ACTIVITY', 'GRAPHQL'] },
+    webhook_url: { type: 'string' },
+    is_active: { type: 'boolean', description: 'false while switched off or paused' },
+    time_created: { type: 'integer', description: 'milliseconds since the epoch' },
+    signing_key: { type: 'string', description: 'HMAC key of X-Service-Signature (secret)' },
+    version: { type: 'string', enum: ['V2'] },
+    name: { type: 'string' },
+    app_id: { type: 'string' },
+    graphql_query: { type: 'string' },
+    paused_reason: { type: ['string', 'null'], enum: ['manual', 'auto', null] },
+    paused_at: { type: ['integer', 'null'] },
+    previous_signing_key_expires_at: { type: ['integer', 'null'], description: 'until then the previous key also signs' },
+  },
+} as const;
