@@ -2,9 +2,13 @@
 // per transfer, whatever the number of watched addresses) and NFT_ACTIVITY by contract and token id.
 // Payload entries are built once per block and shared by every webhook that selects them.
 import type { Hex } from '../../rpc/hex.js';
-import type { AddressMatcher } from './addressSet.js';
 import { transferToAddressActivity, transferToNftActivity, type ActivityContext, type AddressActivity, type NftActivity } from './activityPayload.js';
 import type { Transfer } from './transfers.js';
+
+/** Membership test over lower-case hex addresses (a `Set<string>` fits). */
+export interface AddressMatcher {
+  has(address: string): boolean;
+}
 
 /** Builds (once) and hands out the ADDRESS_ACTIVITY entry of each transfer of one block. */
 export interface AddressActivityBuilder {

@@ -1,0 +1,154 @@
+// Turns one block into the notification events of every interested webhook, inside the follower's
+// transaction: subscribers are looked up in the store for exactly the addresses and NFT contracts the
+// block touched (so the cost does not depend on how many addresses are watched, and an address
+// change committed before the block's transaction applies to it), Custom queries run on the block.
+import type { Hex } from '../../rpc/hex.js';
+import type { SqlExecutor } from '../../store/sql.js';
+import type { NotifyLogger } from '../notifyLogger.js';
+import type { WebhookType } from '../webhooks/webhookTypes.js';
+import { findActiveWebhooks, findAddressSubscribers, findNftSubscribers } from '../webhooks/webhookSubscriptions.js';
+import type { BlockData } from '../extract/blockData.js';
+import type { Transfer } from '../extract/transfers.js';
+import type { TokenMetadata } from '../extract/tokenMetadata.js';
+import { asRemoved, type AddressActivity, type NftActivity } from '../extract/activityPayload.js';
+import { createAddressActivityBuilder, createNftMatcher, selectAddressActivity, selectNftActivity, type NftFilterSpec } from '../extract/matchActivity.js';
+import { compileCustomQuery, prepareBlock, runCustomQuery, type CompiledCustomQuery } from '../graphql/customQuery.js';
+import type { BlockNode, BlockLoader } from '../graphql/blockNodes.js';
+import { nextSequence } from './followerStore.js';
+
+/** `event` of ADDRESS_ACTIVITY and NFT_ACTIVITY notifications. */
+export interface ActivityEvent<A> {
+  network: string;
+  activity: A[];
+}
+
+/** `event` of GRAPHQL (Custom) notifications. */
+export interface CustomEvent {
+  data: Record<string, unknown> | null;
+  /** Increases by one per notification of the webhook (decimal string, as the hosted provider sends). */
+  sequenceNumber: string;
+  network: string;
+  /** Present (true) only on the notification that retracts a block after a reorg. */
+  removed?: true;
+}
+
+export type WebhookEvent =
+  | { webhookId: string; type: 'ADDRESS_ACTIVITY'; event: ActivityEvent<AddressActivity> }
+  | { webhookId: string; type: 'NFT_ACTIVITY'; event: ActivityEvent<NftActivity> }
+  | { webhookId: string; type: 'GRAPHQL'; event: CustomEvent };
+
+/** Compiled Custom queries by webhook, recompiled when the stored text changes. */
+export interface CustomQueryCache {
+  get(webhookId: string, query: string): CompiledCustomQuery | null;
+}
+
+export function createCustomQueryCache(logger: NotifyLogger): CustomQueryCache {
+  const cache = new Map<string, { text: string; compiled: CompiledCustomQuery | null }>();
+  return {
+    get(webhookId, query) {
+      const hit = cache.get(webhookId);
+      if (hit && hit.text === query) return hit.compiled;
+      const result = compileCustomQuery(query);
+      // The API validates on create; a stored query failing here predates a schema change.
+      if (!result.ok) logger.warn({ webhookId, reason: result.message }, 'Custom webhook query does not validate; webhook skipped');
+      cache.set(webhookId, { text: query, compiled: result.ok ? result.query : null });
+      return result.ok ? result.query : null;
+    },
+  };
+}
+
+export interface BlockEventsInput {
+  network: string;
+  block: BlockData;
+  transfers: readonly Transfer[];
+  tokens: ReadonlyMap<Hex, TokenMetadata>;
+  nativeAsset: string;
+  nativeDecimals: number;
+  /** Which webhooks take part (live: all but backfilling ones; backfill: the ones at this block). */
+  include: (webhookId: string) => boolean;
+  queries: CustomQueryCache;
+  loadBlock: BlockLoader;
+  nowMs: number;
+  logger: NotifyLogger;
+}
+
+/** Events for one block, one per webhook at most, in a stable order (by type, then webhook id). */
+export async function buildBlockEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<WebhookEvent[]> {
+  return [...(await addressEvents(tx, input)), ...(await nftEvents(tx, input)), ...(await customEvents(tx, input))];
+}
+
+async function addressEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<WebhookEvent[]> {
+  if (!input.transfers.length) return [];
+  const touched = new Set<string>();
+  for (const t of input.transfers) touched.add(t.from).add(t.to);
+  const watchedBy = new Map<string, Set<string>>();
+  for (const { webhookId, address } of await findAddressSubscribers(tx, input.network, [...touched])) {
+    if (!input.include(webhookId)) continue;
+    let set = watchedBy.get(webhookId);
+    if (!set) watchedBy.set(webhookId, (set = new Set()));
+    set.add(address);
+  }
+  const builder = createAddressActivityBuilder({ blockNumber: BigInt(input.block.header.number), nativeAsset: input.nativeAsset, nativeDecimals: input.nativeDecimals, tokens: input.tokens });
+  const out: WebhookEvent[] = [];
+  for (const webhookId of [...watchedBy.keys()].sort()) {
+    const activity = selectAddressActivity(input.transfers, watchedBy.get(webhookId)!, builder);
+    if (activity.length) out.push({ webhookId, type: 'ADDRESS_ACTIVITY', event: { network: input.network, activity } });
+  }
+  return out;
+}
+
+async function nftEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<WebhookEvent[]> {
+  const contracts = new Set<string>();
+  for (const t of input.transfers) if (t.category === 'erc721' || t.category === 'erc1155') contracts.add(t.contract);
+  if (!contracts.size) return [];
+  const filtersBy = new Map<string, NftFilterSpec[]>();
+  for (const { webhookId, contractAddress, tokenId } of await findNftSubscribers(tx, input.network, [...contracts])) {
+    if (!input.include(webhookId)) continue;
+    const list = filtersBy.get(webhookId) ?? [];
+    list.push({ contractAddress, tokenId });
+    filtersBy.set(webhookId, list);
+  }
+  const blockNumber = BigInt(input.block.header.number);
+  const out: WebhookEvent[] = [];
+  for (const webhookId of [...filtersBy.keys()].sort()) {
+    const activity = selectNftActivity(input.transfers, createNftMatcher(filtersBy.get(webhookId)!), blockNumber);
+    if (activity.length) out.push({ webhookId, type: 'NFT_ACTIVITY', event: { network: input.network, activity } });
+  }
+  return out;
+}
+
+async function customEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<WebhookEvent[]> {
+  const webhooks = (await findActiveWebhooks(tx, input.network, 'GRAPHQL')).filter((w) => input.include(w.id) && w.graphqlQuery);
+  if (!webhooks.length) return [];
+  let node: BlockNode | undefined;
+  const out: WebhookEvent[] = [];
+  for (const webhook of webhooks.sort((x, y) => (x.id < y.id ? -1 : 1))) {
+    const query = input.queries.get(webhook.id, webhook.graphqlQuery!);
+    if (!query) continue;
+    node ??= prepareBlock(input.block);
+    const result = await runCustomQuery(query, node, { loadBlock: input.loadBlock });
+    if (result.errors.length) input.logger.warn({ webhookId: webhook.id, block: input.block.header.number, errors: result.errors }, 'Custom webhook query reported errors');
+    if (result.data === null || (result.empty && webhook.skipEmptyMessages)) continue;
+    const sequence = await nextSequence(tx, input.network, webhook.id, input.nowMs);
+    out.push({ webhookId: webhook.id, type: 'GRAPHQL', event: { data: result.data, sequenceNumber: sequence.toString(), network: input.network } });
+  }
+  return out;
+}
+
+/** The retraction of an event sent for a block that left the canonical chain. */
+export async function removalEvent(tx: SqlExecutor, network: string, sent: { webhookId: string; type: WebhookType; event: string }, nowMs: number): Promise<WebhookEvent> {
+  const original = JSON.parse(sent.event) as ActivityEvent<AddressActivity & NftActivity> | CustomEvent;
+  if (sent.type === 'GRAPHQL') {
+    const sequence = await nextSequence(tx, network, sent.webhookId, nowMs);
+    return { webhookId: sent.webhookId, type: 'GRAPHQL', event: { ...(original as CustomEvent), sequenceNumber: sequence.toString(), removed: true } };
+  }
+  const activity = (original as ActivityEvent<AddressActivity & NftActivity>).activity.map(asRemoved);
+  return { webhookId: sent.webhookId, type: sent.type, event: { network: (original as ActivityEvent<unknown>).network, activity } } as WebhookEvent;
+}
+
+/** Token and NFT contracts among the transfers (their metadata is needed for the payloads). */
+export function tokenContracts(transfers: readonly Transfer[]): Hex[] {
+  const out = new Set<Hex>();
+  for (const t of transfers) if (t.category === 'token' || t.category === 'erc721' || t.category === 'erc1155') out.add(t.contract);
+  return [...out];
+}
