@@ -1,0 +1,120 @@
+// Builds the next block on the chain core's working state from a list of signed transactions,
+// using ethereumjs' BlockBuilder on a long-lived "miner" VM whose trie writes are buffered until
+// the core commits the block. Header rules follow anvil (see nextBaseFee).
+import { type Block } from '@ethereumjs/block';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Capability } from '@ethereumjs/tx';
+import { bigIntToBytes, bigIntToUnpaddedBytes, concatBytes, equalsBytes, generateAddress, hexToBytes } from '@ethereumjs/util';
+import { type RunTxResult, type VM, buildBlock } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { ChainCore } from './chainCore.js';
+import type { ReceiptRecord } from './receiptCodec.js';
+
+/** A transaction the builder refused, with the reason. */
+export interface SkippedTransaction {
+  tx: TypedTransaction;
+  error: Error;
+  /** True when the tx did not fit the remaining block gas and may fit a later block. */
+  retryLater: boolean;
+}
+
+export interface BuiltBlock {
+  block: Block;
+  receipts: ReceiptRecord[];
+  results: RunTxResult[];
+  skipped: SkippedTransaction[];
+}
+
+/**
+ * Base fee of the block after `parent`. Like anvil, block 1 keeps the genesis base fee; later
+ * blocks follow EIP-1559 from their parent.
+ */
+export function nextBaseFee(parent: Block, genesisBaseFee: bigint): bigint {
+  return parent.header.number === 0n ? genesisBaseFee : parent.header.calcNextBaseFee();
+}
+
+/** Price per gas a transaction pays in a block with `baseFee`. */
+export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
+  if (tx.supports(Capability.EIP1559FeeMarket)) return baseFee + tx.getEffectivePriorityFee(baseFee);
+  return (tx as TypedTransaction & { gasPrice: bigint }).gasPrice;
+}
+
+function isBlockGasError(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('higher gas limit than the remaining gas in the block');
+}
+
+export interface BlockMiner {
+  /**
+   * Executes `transactions` in order on the working state and returns the sealed block (not yet
+   * committed). Transactions that fail validation are skipped, not fatal.
+   */
+  build(transactions: readonly TypedTransaction[], timestampSec: bigint): Promise<BuiltBlock>;
+  /** Resets the miner after a build that will not be committed. */
+  reset(): Promise<void>;
+}
+
+/** Creates the miner over the core's persistent state. */
+export async function createBlockMiner(core: ChainCore): Promise<BlockMiner> {
+  let vm: VM = await core.createVmOn(await core.openState(core.workingRoot(), 'persistent'));
+  const coinbase = hexToBytes(core.config.coinbase as `0x${string}`);
+
+  async function syncToWorkingRoot(): Promise<void> {
+    const root = core.workingRoot();
+    if (!equalsBytes(await vm.stateManager.getStateRoot(), root)) await vm.stateManager.setStateRoot(root);
+  }
+
+  return {
+    async build(transactions, timestampSec) {
+      await syncToWorkingRoot();
+      const parent = core.head();
+      const baseFee = nextBaseFee(parent, core.config.baseFeeWei);
+      const number = parent.header.number + 1n;
+      const builder = await buildBlock(vm, {
+        parentBlock: parent,
+        headerData: {
+          number,
+          coinbase,
+          gasLimit: core.config.gasLimit,
+          timestamp: timestampSec,
+          baseFeePerGas: baseFee,
+          // Deterministic PREVRANDAO so a replay of the block sees the same value.
+          mixHash: keccak_256(concatBytes(parent.hash(), bigIntToBytes(number))),
+          parentBeaconBlockRoot: core.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+        },
+        withdrawals: core.common.isActivatedEIP(4895) ? [] : undefined,
+        blockOpts: { putBlockIntoBlockchain: false },
+      });
+      const results: RunTxResult[] = [];
+      const included: TypedTransaction[] = [];
+      const skipped: SkippedTransaction[] = [];
+      for (const tx of transactions) {
+        try {
+          results.push(await builder.addTransaction(tx));
+          included.push(tx);
+        } catch (error) {
+          skipped.push({ tx, error: error instanceof Error ? error : new Error(String(error)), retryLater: isBlockGasError(error) });
+        }
+      }
+      const { block } = await builder.build();
+      const receipts = builder.transactionReceipts.map((receipt, i): ReceiptRecord => {
+        const tx = included[i]!;
+        const result = results[i]!;
+        const from = tx.getSenderAddress().bytes;
+        return {
+          status: 'status' in receipt ? receipt.status : 1,
+          cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
+          gasUsed: result.totalGasSpent,
+          effectiveGasPrice: effectiveGasPrice(tx, baseFee),
+          contractAddress: tx.to === undefined ? (result.createdAddress?.bytes ?? generateAddress(from, bigIntToUnpaddedBytes(tx.nonce))) : undefined,
+          from,
+          logs: receipt.logs.map(([address, topics, data]) => ({ address, topics, data })),
+        };
+      });
+      return { block, receipts, results, skipped };
+    },
+    async reset() {
+      core.discardPending();
+      vm = await core.createVmOn(await core.openState(core.workingRoot(), 'persistent'));
+    },
+  };
+}

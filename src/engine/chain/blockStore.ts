@@ -1,0 +1,199 @@
+// SQLite tables of the dev chain's blocks: block bodies and receipts by hash, the canonical
+// number→hash index, the transaction index, a log index for eth_getLogs, and a small meta table
+// (head, working state root). Callers group writes in one `db.transaction` with the trie flush.
+import type { Database, Statement } from 'better-sqlite3';
+import { type Block, createBlockFromRLP } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { type ReceiptRecord, bytesToReceiptRecords, receiptRecordsToBytes } from './receiptCodec.js';
+
+/** Where a transaction sits on the canonical chain. */
+export interface TxLocation {
+  blockHash: Uint8Array;
+  blockNumber: bigint;
+  index: number;
+}
+
+/** A log position returned by {@link BlockStore.queryLogs}. */
+export interface LogPosition {
+  blockNumber: bigint;
+  logIndex: number;
+}
+
+export interface LogQuery {
+  fromBlock: bigint;
+  toBlock: bigint;
+  /** Any of these addresses; undefined = any address. */
+  addresses?: Uint8Array[];
+  /** Per position: undefined/null = any topic, else any of the listed topics. */
+  topics: (Uint8Array[] | null)[];
+}
+
+export interface BlockStore {
+  getMeta(key: string): Uint8Array | undefined;
+  setMeta(key: string, value: Uint8Array): void;
+  canonicalHash(number: bigint): Uint8Array | undefined;
+  getBlockByHash(hash: Uint8Array): Block | undefined;
+  getReceiptRecords(blockHash: Uint8Array): ReceiptRecord[] | undefined;
+  getTxLocation(txHash: Uint8Array): TxLocation | undefined;
+  /** Stores a block with its receipts and makes it canonical at its number. */
+  putCanonicalBlock(block: Block, receipts: readonly ReceiptRecord[]): void;
+  /** Removes canonical blocks above `number` (and their rows); returns them newest first. */
+  removeCanonicalAbove(number: bigint): Block[];
+  /** Highest canonical number, or -1n for an empty store. */
+  highestCanonical(): bigint;
+  queryLogs(query: LogQuery): LogPosition[];
+}
+
+export interface BlockStoreOptions {
+  db: Database;
+  common: Common;
+  /** Decoded blocks kept in memory; default 1024. */
+  cacheBlocks?: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS blocks (hash BLOB PRIMARY KEY, number INTEGER NOT NULL, rlp BLOB NOT NULL, receipts BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS canonical (number INTEGER PRIMARY KEY, hash BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS transactions (hash BLOB PRIMARY KEY, block_number INTEGER NOT NULL, idx INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS transactions_block ON transactions (block_number);
+CREATE TABLE IF NOT EXISTS logs (
+  block_number INTEGER NOT NULL, log_index INTEGER NOT NULL, address BLOB NOT NULL,
+  topic0 BLOB, topic1 BLOB, topic2 BLOB, topic3 BLOB,
+  PRIMARY KEY (block_number, log_index)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS logs_address ON logs (address, block_number);
+CREATE INDEX IF NOT EXISTS logs_topic0 ON logs (topic0, block_number);
+`;
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function fromBuffer(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/** Creates the tables if needed and returns the store. */
+export function createBlockStore(options: BlockStoreOptions): BlockStore {
+  const { db, common } = options;
+  const cacheBlocks = options.cacheBlocks ?? 1024;
+  db.exec(SCHEMA);
+  const q = {
+    getMeta: db.prepare('SELECT value FROM meta WHERE key = ?') as Statement<[string], { value: Buffer }>,
+    setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    canonical: db.prepare('SELECT hash FROM canonical WHERE number = ?') as Statement<[bigint], { hash: Buffer }>,
+    highest: db.prepare('SELECT MAX(number) AS n FROM canonical') as Statement<[], { n: bigint | null }>,
+    blockRlp: db.prepare('SELECT rlp FROM blocks WHERE hash = ?') as Statement<[Buffer], { rlp: Buffer }>,
+    receipts: db.prepare('SELECT receipts FROM blocks WHERE hash = ?') as Statement<[Buffer], { receipts: Buffer }>,
+    tx: db.prepare('SELECT c.hash AS block_hash, t.block_number, t.idx FROM transactions t JOIN canonical c ON c.number = t.block_number WHERE t.hash = ?') as Statement<
+      [Buffer],
+      { block_hash: Buffer; block_number: bigint; idx: number }
+    >,
+    insertBlock: db.prepare('INSERT OR REPLACE INTO blocks (hash, number, rlp, receipts) VALUES (?, ?, ?, ?)'),
+    insertCanonical: db.prepare('INSERT OR REPLACE INTO canonical (number, hash) VALUES (?, ?)'),
+    insertTx: db.prepare('INSERT OR REPLACE INTO transactions (hash, block_number, idx) VALUES (?, ?, ?)'),
+    insertLog: db.prepare('INSERT OR REPLACE INTO logs (block_number, log_index, address, topic0, topic1, topic2, topic3) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    canonicalAbove: db.prepare('SELECT hash FROM canonical WHERE number > ? ORDER BY number DESC') as Statement<[bigint], { hash: Buffer }>,
+    deleteCanonicalAbove: db.prepare('DELETE FROM canonical WHERE number > ?'),
+    deleteTxsAbove: db.prepare('DELETE FROM transactions WHERE block_number > ?'),
+    deleteLogsAbove: db.prepare('DELETE FROM logs WHERE block_number > ?'),
+    deleteBlock: db.prepare('DELETE FROM blocks WHERE hash = ?'),
+  };
+  db.defaultSafeIntegers(false);
+  for (const statement of [q.highest, q.tx]) statement.safeIntegers(true);
+  const blockCache = new Map<string, Block>();
+  const logStatements = new Map<string, Statement<unknown[], { block_number: bigint; log_index: number }>>();
+
+  function cacheBlock(key: string, block: Block): void {
+    blockCache.set(key, block);
+    if (blockCache.size > cacheBlocks) blockCache.delete(blockCache.keys().next().value as string);
+  }
+
+  function getBlockByHash(hash: Uint8Array): Block | undefined {
+    const key = bytesToUnprefixedHex(hash);
+    const cached = blockCache.get(key);
+    if (cached) return cached;
+    const row = q.blockRlp.get(toBuffer(hash));
+    if (!row) return undefined;
+    const block = createBlockFromRLP(fromBuffer(row.rlp), { common });
+    cacheBlock(key, block);
+    return block;
+  }
+
+  return {
+    getMeta(key) {
+      const row = q.getMeta.get(key);
+      return row ? fromBuffer(row.value) : undefined;
+    },
+    setMeta(key, value) {
+      q.setMeta.run(key, toBuffer(value));
+    },
+    canonicalHash(number) {
+      const row = q.canonical.get(number);
+      return row ? fromBuffer(row.hash) : undefined;
+    },
+    getBlockByHash,
+    getReceiptRecords(blockHash) {
+      const row = q.receipts.get(toBuffer(blockHash));
+      return row ? bytesToReceiptRecords(fromBuffer(row.receipts)) : undefined;
+    },
+    getTxLocation(txHash) {
+      const row = q.tx.get(toBuffer(txHash));
+      return row ? { blockHash: fromBuffer(row.block_hash), blockNumber: row.block_number, index: Number(row.idx) } : undefined;
+    },
+    putCanonicalBlock(block, receipts) {
+      const hash = block.hash();
+      const number = block.header.number;
+      q.insertBlock.run(toBuffer(hash), number, toBuffer(block.serialize()), toBuffer(receiptRecordsToBytes(receipts)));
+      q.insertCanonical.run(number, toBuffer(hash));
+      let logIndex = 0;
+      block.transactions.forEach((tx, i) => {
+        q.insertTx.run(toBuffer(tx.hash()), number, i);
+        for (const log of receipts[i]?.logs ?? []) {
+          const t = log.topics.map(toBuffer);
+          q.insertLog.run(number, logIndex++, toBuffer(log.address), t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
+        }
+      });
+      cacheBlock(bytesToUnprefixedHex(hash), block);
+    },
+    removeCanonicalAbove(number) {
+      const removed: Block[] = [];
+      for (const row of q.canonicalAbove.all(number)) {
+        const block = getBlockByHash(fromBuffer(row.hash));
+        if (block) removed.push(block);
+        q.deleteBlock.run(row.hash);
+        blockCache.delete(row.hash.toString('hex'));
+      }
+      q.deleteCanonicalAbove.run(number);
+      q.deleteTxsAbove.run(number);
+      q.deleteLogsAbove.run(number);
+      return removed;
+    },
+    highestCanonical() {
+      const row = q.highest.get();
+      return row?.n ?? -1n;
+    },
+    queryLogs(query) {
+      const where = ['block_number BETWEEN ? AND ?'];
+      const args: unknown[] = [query.fromBlock, query.toBlock];
+      if (query.addresses) {
+        where.push(`address IN (${query.addresses.map(() => '?').join(',')})`);
+        args.push(...query.addresses.map(toBuffer));
+      }
+      query.topics.slice(0, 4).forEach((options, i) => {
+        if (!options) return;
+        where.push(`topic${i} IN (${options.map(() => '?').join(',')})`);
+        args.push(...options.map(toBuffer));
+      });
+      const sql = `SELECT block_number, log_index FROM logs WHERE ${where.join(' AND ')} ORDER BY block_number, log_index`;
+      let statement = logStatements.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql) as Statement<unknown[], { block_number: bigint; log_index: number }>;
+        statement.safeIntegers(true);
+        if (logStatements.size < 256) logStatements.set(sql, statement);
+      }
+      return statement.all(...args).map((row) => ({ blockNumber: BigInt(row.block_number), logIndex: Number(row.log_index) }));
+    },
+  };
+}

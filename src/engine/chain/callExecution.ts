@@ -1,0 +1,135 @@
+// Runs eth_call / eth_estimateGas requests on an isolated copy of the state at a block, with
+// optional state overrides, like geth: no nonce check, no fee charged when no fee is given (the
+// block's base fee is then treated as zero), gas capped by the configured gas cap.
+import { type Block, createBlock } from '@ethereumjs/block';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address, bytesToHex, createZeroAddress } from '@ethereumjs/util';
+import { type VM, runTx } from '@ethereumjs/vm';
+import { ExecutionRevertedError, ServerError } from '../../rpc/errors.js';
+import type { ChainCore } from './chainCore.js';
+import { decodeRevertReason, evmErrorToGethText } from './revertReason.js';
+import { type StateOverrides, applyStateOverrides } from './stateOverrides.js';
+import { type TransactionRequest, impersonate, requestToTransaction, requestTxType } from './transactionRequest.js';
+
+/** Block context and state root a call runs on. */
+export interface CallTarget {
+  block: Block;
+  stateRoot: Uint8Array;
+}
+
+export interface CallOutcome {
+  returnValue: Uint8Array;
+  /** Gas the transaction would pay (intrinsic + execution, after refund). */
+  gasUsed: bigint;
+  gasRefund: bigint;
+  /** EVM halt reason from ethereumjs (`revert`, `out of gas`, ...), undefined on success. */
+  error: string | undefined;
+}
+
+/** A prepared call that can be run several times with different gas limits (gas estimation). */
+export interface CallSession {
+  readonly from: Address;
+  readonly stateManager: MerkleStateManager;
+  /** Per-gas price the call pays (0 when the request names no fee). */
+  readonly feeCap: bigint;
+  run(gasLimit: bigint): Promise<CallOutcome>;
+}
+
+function hasFee(request: TransactionRequest): boolean {
+  return [request.gasPrice, request.maxFeePerGas, request.maxPriorityFeePerGas].some((v) => v !== undefined && v > 0n);
+}
+
+function callBlock(core: ChainCore, block: Block, zeroBaseFee: boolean): Block {
+  if (!zeroBaseFee) return block;
+  const h = block.header;
+  return createBlock(
+    {
+      header: {
+        parentHash: h.parentHash,
+        coinbase: h.coinbase,
+        number: h.number,
+        gasLimit: h.gasLimit,
+        timestamp: h.timestamp,
+        mixHash: h.mixHash,
+        difficulty: h.difficulty,
+        baseFeePerGas: 0n,
+        excessBlobGas: h.excessBlobGas,
+        parentBeaconBlockRoot: h.parentBeaconBlockRoot,
+      },
+    },
+    { common: core.common },
+  );
+}
+
+/** Prepares `request` on the state at `target` with `overrides` applied. */
+export async function prepareCall(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<CallSession> {
+  const stateManager = await core.openState(target.stateRoot, 'overlay');
+  if (overrides) await applyStateOverrides(stateManager, overrides);
+  const vm: VM = await core.createVmOn(stateManager);
+  const from = request.from ? new Address(request.from) : createZeroAddress();
+  const charged = hasFee(request);
+  const block = callBlock(core, target.block, !charged);
+  const baseFee = block.header.baseFeePerGas ?? 0n;
+  const type = requestTxType(request);
+  const priority = request.maxPriorityFeePerGas ?? 0n;
+  const maxFee = request.maxFeePerGas ?? (charged ? baseFee + priority : 0n);
+  const gasPrice = request.gasPrice ?? 0n;
+  const feeCap = type === 0 || type === 1 ? gasPrice : maxFee;
+  const account = await stateManager.getAccount(from);
+  const balance = account?.balance ?? 0n;
+  const value = request.value ?? 0n;
+
+  return {
+    from,
+    stateManager,
+    feeCap,
+    async run(gasLimit) {
+      if (balance < value + gasLimit * feeCap) {
+        throw new ServerError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${value + gasLimit * feeCap}`);
+      }
+      const tx = impersonate(
+        requestToTransaction(
+          request,
+          { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: core.chainId },
+          core.common,
+          { freeze: false },
+        ),
+        from,
+      );
+      await stateManager.checkpoint();
+      try {
+        const result = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+        return {
+          returnValue: result.execResult.returnValue,
+          gasUsed: result.totalGasSpent,
+          gasRefund: result.gasRefund ?? 0n,
+          error: result.execResult.exceptionError?.error,
+        };
+      } catch (error) {
+        const message = (error as Error).message.split(' (block number=')[0]!.split(' -> block number')[0]!;
+        throw new ServerError(message.replace(/^INTRINSIC_GAS_TOO_LOW: /, 'intrinsic gas too low: '));
+      } finally {
+        await stateManager.revert();
+      }
+    },
+  };
+}
+
+/** Turns a failed call outcome into the RPC error geth returns (code 3 for reverts). */
+export function callOutcomeToError(outcome: CallOutcome): Error | undefined {
+  if (outcome.error === undefined) return undefined;
+  if (outcome.error === 'revert') {
+    return new ExecutionRevertedError(bytesToHex(outcome.returnValue), decodeRevertReason(outcome.returnValue));
+  }
+  return new ServerError(evmErrorToGethText(outcome.error));
+}
+
+/** eth_call: returns the output, or throws the revert / halt error. */
+export async function executeCall(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<Uint8Array> {
+  const session = await prepareCall(core, request, target, overrides);
+  const gasLimit = request.gas !== undefined && request.gas < core.config.gasCap ? request.gas : core.config.gasCap;
+  const outcome = await session.run(gasLimit);
+  const error = callOutcomeToError(outcome);
+  if (error) throw error;
+  return outcome.returnValue;
+}

@@ -1,0 +1,123 @@
+// Options of the embedded dev chain, their anvil-compatible defaults, and the ethereumjs `Common`
+// (chain rules) built from them. Everything configurable lives here, in one place.
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import { ServiceError } from '../../rpc/errors.js';
+
+/** Hardforks the dev chain can run (proof-of-stake rules only, as anvil's defaults). */
+export const SUPPORTED_HARDFORKS = [Hardfork.Paris, Hardfork.Shanghai, Hardfork.Cancun, Hardfork.Prague, Hardfork.Osaka] as const;
+
+/** A minimal structured logger (pino-compatible subset). */
+export interface ChainLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Timer functions, injectable so interval mining can be tested without waiting. */
+export interface ChainTimers {
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export interface DevChainOptions {
+  /** Directory holding `chain.sqlite`; created if missing. */
+  dataDir: string;
+  /** Default 31337 (anvil). */
+  chainId?: bigint;
+  /** Hardfork name (`paris`, `shanghai`, `cancun`, `prague`, `osaka`); default `prague`. */
+  hardfork?: string;
+  /** BIP-39 mnemonic for the dev accounts; default `test test … junk` (anvil, hardhat). */
+  mnemonic?: string;
+  /** Dev accounts derived at m/44'/60'/0'/0/i; default 10. */
+  accountCount?: number;
+  /** Genesis balance of each dev account in wei; default 10,000 ETH. */
+  accountBalanceWei?: bigint;
+  /** Base fee of the genesis block (and block 1), wei; default 1 gwei. */
+  baseFeeWei?: bigint;
+  /** Block gas limit; default 30,000,000. */
+  gasLimit?: bigint;
+  /** Fee recipient of mined blocks; default the zero address. */
+  coinbase?: string;
+  /** Interval mining period in seconds; undefined or 0 = one block per transaction (automine). */
+  blockTimeSec?: number;
+  /** Gas limit of eth_call / eth_estimateGas when the request gives none; default 50,000,000. */
+  gasCap?: bigint;
+  /** Largest block range eth_getLogs accepts; default 10,000. */
+  maxLogBlockRange?: number;
+  /** Current time in milliseconds; default `Date.now`. */
+  clock?: () => number;
+  timers?: ChainTimers;
+  logger?: ChainLogger;
+}
+
+/** Options with every default filled in. */
+export interface DevChainConfig {
+  dataDir: string;
+  chainId: bigint;
+  hardfork: string;
+  mnemonic: string;
+  accountCount: number;
+  accountBalanceWei: bigint;
+  baseFeeWei: bigint;
+  gasLimit: bigint;
+  coinbase: string;
+  blockTimeSec: number;
+  gasCap: bigint;
+  maxLogBlockRange: number;
+  clock: () => number;
+  timers: ChainTimers;
+  logger: ChainLogger | undefined;
+}
+
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
+const ETHER = 10n ** 18n;
+
+/** Fills defaults and checks values; throws ServiceError on a bad option. */
+export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
+  const hardfork = (options.hardfork ?? Hardfork.Prague).toLowerCase();
+  if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
+    throw new ServiceError(`unsupported hardfork "${options.hardfork}"`, { details: `use one of ${SUPPORTED_HARDFORKS.join(', ')}` });
+  }
+  const coinbase = (options.coinbase ?? '0x0000000000000000000000000000000000000000').toLowerCase();
+  if (!/^0x[0-9a-f]{40}$/.test(coinbase)) throw new ServiceError(`invalid coinbase address "${options.coinbase}"`);
+  const chainId = options.chainId ?? 31337n;
+  if (chainId <= 0n) throw new ServiceError(`invalid chain id ${chainId}`);
+  const accountCount = options.accountCount ?? 10;
+  if (!Number.isInteger(accountCount) || accountCount < 0 || accountCount > 1000) {
+    throw new ServiceError(`invalid account count ${accountCount}`);
+  }
+  const blockTimeSec = options.blockTimeSec ?? 0;
+  if (!(blockTimeSec >= 0)) throw new ServiceError(`invalid block time ${blockTimeSec}`);
+  return {
+    dataDir: options.dataDir,
+    chainId,
+    hardfork,
+    mnemonic: options.mnemonic ?? DEFAULT_MNEMONIC,
+    accountCount,
+    accountBalanceWei: options.accountBalanceWei ?? 10_000n * ETHER,
+    baseFeeWei: options.baseFeeWei ?? 1_000_000_000n,
+    gasLimit: options.gasLimit ?? 30_000_000n,
+    coinbase,
+    blockTimeSec,
+    gasCap: options.gasCap ?? 50_000_000n,
+    maxLogBlockRange: options.maxLogBlockRange ?? 10_000,
+    clock: options.clock ?? Date.now,
+    timers: options.timers ?? {
+      setInterval: (fn, ms) => setInterval(fn, ms),
+      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+    },
+    logger: options.logger,
+  };
+}
+
+/**
+ * Chain rules pinned to one hardfork. Every hardfork is declared active from block 0, so no
+ * mainnet transition rule (DAO extra data, London's first-block base fee) ever applies.
+ */
+export function createChainCommon(chainId: bigint, hardfork: string): Common {
+  const hardforks = Mainnet.hardforks.map((h) => ({ name: h.name, block: 0, timestamp: undefined, forkHash: null }));
+  return new Common({
+    chain: { ...Mainnet, name: 'tracehook-dev', chainId: Number(chainId), hardforks, bootstrapNodes: [], dnsNetworks: [] },
+    hardfork,
+  });
+}

@@ -1,0 +1,250 @@
+// The persistent core of the dev chain: opens `<dataDir>/chain.sqlite`, writes genesis once, keeps
+// the head and the working state root, and commits blocks / setter changes / rewinds atomically
+// (trie nodes, block, receipts, indexes and head pointer in ONE SQLite transaction). It also
+// implements the read-only ChainView. Mining, validation and RPC concerns live elsewhere.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { KECCAK256_RLP, bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { type VM, createVM } from '@ethereumjs/vm';
+import { ServiceError } from '../../rpc/errors.js';
+import type { BlockId } from '../../rpc/schema/primitives.js';
+import { createStateManagerAt } from '../state/stateManagerAt.js';
+import { type TrieNodeStore, createTrieNodeStore } from '../state/trieNodeStore.js';
+import { type BlockStore, createBlockStore } from './blockStore.js';
+import { type DevChainConfig, createChainCommon } from './chainConfig.js';
+import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
+import { createGenesisBlock, writeGenesisState } from './genesis.js';
+import { type ReceiptRecord, receiptRecordsToChainReceipts } from './receiptCodec.js';
+import type { ChainReceipt, ChainView, CreateVmOptions, HeadEvent } from './types.js';
+
+export interface ChainCore extends ChainView {
+  readonly config: DevChainConfig;
+  readonly accounts: readonly DevAccount[];
+  readonly blocks: BlockStore;
+  /** The current canonical head block. */
+  head(): Block;
+  /** State root `latest` reads and the next block builds on (head root plus setter changes). */
+  workingRoot(): Uint8Array;
+  /** State root to read for `block`: the working root for the head, else the block's own root. */
+  stateRootAt(block: Block): Uint8Array;
+  /** A state manager on `root`; `persistent` writes reach SQLite only via the commit methods. */
+  openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager>;
+  /** A VM over `stateManager` with the canonical chain for BLOCKHASH and its own Common copy. */
+  createVmOn(stateManager: MerkleStateManager): Promise<VM>;
+  /** Persists a mined block as the new head (its state root becomes the working root). */
+  commitBlock(block: Block, receipts: readonly ReceiptRecord[]): void;
+  /** Persists buffered trie nodes and a new working root (dev setters). */
+  commitWorkingRoot(root: Uint8Array): void;
+  /** Drops buffered trie nodes after a failed write. */
+  discardPending(): void;
+  /** Makes canonical block `number` the head again with `workingRoot`; returns removed blocks. */
+  rewindTo(number: bigint, workingRoot: Uint8Array): Block[];
+  close(): void;
+}
+
+const META_HEAD = 'head';
+const META_WORKING_ROOT = 'working_root';
+const META_CONFIG = 'config';
+
+function openDatabase(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'chain.sqlite'));
+  // WAL + NORMAL survives a process crash (kill -9) without losing committed transactions.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
+/** Opens (or creates) the chain in `config.dataDir`. */
+export async function openChainCore(config: DevChainConfig): Promise<ChainCore> {
+  const common = createChainCommon(config.chainId, config.hardfork);
+  const accounts = deriveDevAccounts(config.mnemonic, config.accountCount);
+  const db = openDatabase(config.dataDir);
+  try {
+    const trieStore = createTrieNodeStore({ db });
+    const blocks = createBlockStore({ db, common });
+    await ensureGenesis({ db, blocks, trieStore, common, config, accounts });
+    return createCore({ db, blocks, trieStore, common, config, accounts });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+interface CoreParts {
+  db: Database.Database;
+  blocks: BlockStore;
+  trieStore: TrieNodeStore;
+  common: Common;
+  config: DevChainConfig;
+  accounts: readonly DevAccount[];
+}
+
+async function ensureGenesis(parts: CoreParts): Promise<void> {
+  const { db, blocks, trieStore, common, config, accounts } = parts;
+  const fingerprint = JSON.stringify({ chainId: config.chainId.toString(), hardfork: config.hardfork });
+  const stored = blocks.getMeta(META_CONFIG);
+  if (stored) {
+    const text = Buffer.from(stored).toString('utf8');
+    if (text !== fingerprint) {
+      throw new ServiceError(`the chain in ${config.dataDir} was created with ${text}`, {
+        details: `it cannot be reopened with ${fingerprint}; use another data dir`,
+      });
+    }
+    return;
+  }
+  const state = await createStateManagerAt({ store: trieStore, common, root: KECCAK256_RLP, mode: 'persistent' });
+  const stateRoot = await writeGenesisState(state, config, accounts);
+  const genesis = createGenesisBlock(common, config, stateRoot, BigInt(Math.floor(config.clock() / 1000)));
+  db.transaction(() => {
+    trieStore.flushPending();
+    blocks.putCanonicalBlock(genesis, []);
+    blocks.setMeta(META_HEAD, genesis.hash());
+    blocks.setMeta(META_WORKING_ROOT, stateRoot);
+    blocks.setMeta(META_CONFIG, Buffer.from(fingerprint, 'utf8'));
+  })();
+}
+
+function createCore(parts: CoreParts): ChainCore {
+  const { db, blocks, trieStore, common, config, accounts } = parts;
+  const headHash = blocks.getMeta(META_HEAD);
+  const storedRoot = blocks.getMeta(META_WORKING_ROOT);
+  let head = headHash && blocks.getBlockByHash(headHash);
+  if (!head || !storedRoot) throw new ServiceError(`chain database in ${config.dataDir} has no head block`);
+  let workingRoot = storedRoot;
+  const listeners = new Set<(event: HeadEvent) => void>();
+  const vmBlockchain: EVMMockBlockchainInterface = {
+    async getBlock(number: number) {
+      const hash = blocks.canonicalHash(BigInt(number)) ?? new Uint8Array(32);
+      return { hash: () => hash };
+    },
+    async putBlock() {},
+    shallowCopy() {
+      return vmBlockchain;
+    },
+  };
+
+  function emit(event: HeadEvent): void {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        config.logger?.error({ err: error }, 'head listener failed');
+      }
+    }
+  }
+
+  function getBlockByNumber(number: bigint): Block | undefined {
+    if (number < 0n || number > head!.header.number) return undefined;
+    const hash = blocks.canonicalHash(number);
+    return hash && blocks.getBlockByHash(hash);
+  }
+
+  function getCanonicalBlockByHash(hash: Uint8Array): Block | undefined {
+    const block = blocks.getBlockByHash(hash);
+    if (!block) return undefined;
+    const canonical = blocks.canonicalHash(block.header.number);
+    return canonical && equalsBytes(canonical, hash) ? block : undefined;
+  }
+
+  async function openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager> {
+    try {
+      return await createStateManagerAt({ store: trieStore, common, root, mode });
+    } catch (error) {
+      throw new ServiceError(`unknown state root ${bytesToHex(root)}`, { cause: error });
+    }
+  }
+
+  async function createVmOn(stateManager: MerkleStateManager): Promise<VM> {
+    return createVM({ common: common.copy(), stateManager, blockchain: vmBlockchain });
+  }
+
+  const core: ChainCore = {
+    chainId: config.chainId,
+    common,
+    config,
+    accounts,
+    blocks,
+    head: () => head!,
+    headNumber: () => head!.header.number,
+    workingRoot: () => workingRoot,
+    stateRootAt: (block) => (equalsBytes(block.hash(), head!.hash()) ? workingRoot : block.header.stateRoot),
+    async getBlockByNumber(number) {
+      return getBlockByNumber(number);
+    },
+    async getBlockByHash(hash) {
+      return getCanonicalBlockByHash(hash);
+    },
+    async resolveBlock(id: BlockId) {
+      if (id.kind === 'number') return getBlockByNumber(id.number);
+      if (id.kind === 'hash') return getCanonicalBlockByHash(Buffer.from(id.hash.slice(2), 'hex'));
+      return id.tag === 'earliest' ? getBlockByNumber(0n) : head!;
+    },
+    async getTransaction(hash) {
+      const location = blocks.getTxLocation(hash);
+      const block = location && blocks.getBlockByHash(location.blockHash);
+      const tx = block?.transactions[location!.index];
+      return block && tx ? { tx, block, index: location!.index } : undefined;
+    },
+    async getReceipts(blockHash): Promise<ChainReceipt[]> {
+      const block = getCanonicalBlockByHash(blockHash);
+      const records = block && blocks.getReceiptRecords(blockHash);
+      return block && records ? receiptRecordsToChainReceipts(block, records, common) : [];
+    },
+    async createVm(options: CreateVmOptions) {
+      return createVmOn(await openState(options.stateRoot, 'overlay'));
+    },
+    onHead(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    openState,
+    createVmOn,
+    commitBlock(block, receipts) {
+      db.transaction(() => {
+        trieStore.flushPending();
+        blocks.putCanonicalBlock(block, receipts);
+        blocks.setMeta(META_HEAD, block.hash());
+        blocks.setMeta(META_WORKING_ROOT, block.header.stateRoot);
+      })();
+      head = block;
+      workingRoot = block.header.stateRoot;
+      emit({ block, removed: [] });
+    },
+    commitWorkingRoot(root) {
+      db.transaction(() => {
+        trieStore.flushPending();
+        blocks.setMeta(META_WORKING_ROOT, root);
+      })();
+      workingRoot = root;
+    },
+    discardPending() {
+      trieStore.discardPending();
+    },
+    rewindTo(number, root) {
+      const target = getBlockByNumber(number);
+      if (!target) throw new ServiceError(`cannot rewind to unknown block ${number}`);
+      const removed = db.transaction(() => {
+        trieStore.flushPending();
+        const gone = blocks.removeCanonicalAbove(number);
+        blocks.setMeta(META_HEAD, target.hash());
+        blocks.setMeta(META_WORKING_ROOT, root);
+        return gone;
+      })();
+      head = target;
+      workingRoot = root;
+      emit({ block: target, removed });
+      return removed;
+    },
+    close() {
+      listeners.clear();
+      db.close();
+    },
+  };
+  return core;
+}

@@ -1,0 +1,182 @@
+// The embedded dev chain: composes the persistent core, the block miner, admission checks, the
+// pool (interval mining), calls, logs and fee data, and anvil's dev controls (snapshots, setters,
+// timestamps). All writes run one at a time behind a FIFO lock.
+import type { Block } from '@ethereumjs/block';
+import type { Proof } from '@ethereumjs/common';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { getMerkleStateProof } from '@ethereumjs/statemanager';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { ServerError } from '../../rpc/errors.js';
+import { type BlockMiner, createBlockMiner, nextBaseFee } from './blockMiner.js';
+import { type CallTarget, executeCall } from './callExecution.js';
+import { type DevChainConfig, type DevChainOptions, resolveChainConfig } from './chainConfig.js';
+import { type ChainCore, openChainCore } from './chainCore.js';
+import type { DevAccount } from './devAccounts.js';
+import { type DevControls, createDevControls } from './devControls.js';
+import { type FeeHistory, computeFeeHistory } from './feeHistory.js';
+import { estimateGas } from './gasEstimation.js';
+import { type LogEntry, type LogFilter, blockLogEntries, queryLogs } from './logQuery.js';
+import type { StateOverrides } from './stateOverrides.js';
+import { type TransactionRequest, requestToTransaction, requestTxType } from './transactionRequest.js';
+import { checkTransactionAdmission, decodeRawTransaction } from './txValidation.js';
+import { type TxPool, createTxPool } from './txPool.js';
+import type { ChainView } from './types.js';
+
+/** Priority fee anvil suggests and fills in (1 gwei). */
+export const DEFAULT_PRIORITY_FEE_WEI = 1_000_000_000n;
+
+export interface DevChain extends ChainView, DevControls {
+  readonly config: DevChainConfig;
+  readonly accounts: readonly DevAccount[];
+  /** Read-only state at `block` (the working state for the head). Writes to it are discarded. */
+  stateAt(block: Block): Promise<MerkleStateManager>;
+  /** Nonce the next transaction of `address` needs (account nonce plus pooled transactions). */
+  pendingNonce(address: Uint8Array): Promise<bigint>;
+  /** A transaction waiting in the pool (interval mining), or undefined. */
+  pendingTransaction(hash: Uint8Array): TypedTransaction | undefined;
+  /** Base fee of the next block. */
+  nextBaseFee(): bigint;
+  /** Submits a signed transaction; in automine mode it is mined before this resolves. Returns its hash. */
+  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>;
+  /** Fills, signs (dev accounts only) and submits a transaction. Returns its hash. */
+  sendTransaction(request: TransactionRequest): Promise<Uint8Array>;
+  call(request: TransactionRequest, block: Block, overrides?: StateOverrides): Promise<Uint8Array>;
+  estimateGas(request: TransactionRequest, block: Block, overrides?: StateOverrides): Promise<bigint>;
+  feeHistory(blockCount: bigint, newest: Block, rewardPercentiles?: readonly number[]): Promise<FeeHistory>;
+  getLogs(filter: LogFilter): Promise<LogEntry[]>;
+  blockLogs(block: Block): Promise<LogEntry[]>;
+  /** EIP-1186 proof; `slots` are 32-byte keys. */
+  getProof(address: Uint8Array, slots: Uint8Array[], block: Block): Promise<Proof>;
+  /** Stops interval mining and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens or creates the chain in `options.dataDir` (see {@link DevChainOptions} for defaults). */
+export async function createDevChain(options: DevChainOptions): Promise<DevChain> {
+  const config = resolveChainConfig(options);
+  const core = await openChainCore(config);
+  try {
+    return await assembleDevChain(core);
+  } catch (error) {
+    core.close();
+    throw error;
+  }
+}
+
+function createLock(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const result = tail.then(fn, fn);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+}
+
+async function assembleDevChain(core: ChainCore): Promise<DevChain> {
+  const { config } = core;
+  const miner: BlockMiner = await createBlockMiner(core);
+  const pool: TxPool = createTxPool();
+  const locked = createLock();
+  const automine = config.blockTimeSec === 0;
+  const handle = createDevControls({ core, miner, pool, locked });
+
+  async function workingState(): Promise<MerkleStateManager> {
+    return core.openState(core.workingRoot(), 'overlay');
+  }
+
+  async function pendingNonce(address: Uint8Array): Promise<bigint> {
+    const account = await (await workingState()).getAccount(new Address(address));
+    return (account?.nonce ?? 0n) + BigInt(pool.countFrom(bytesToUnprefixedHex(address)));
+  }
+
+  /** Admission + (automine) mining; runs under the lock. */
+  async function submit(tx: TypedTransaction): Promise<Uint8Array> {
+    const hash = tx.hash();
+    if (pool.get(hash) || core.blocks.getTxLocation(hash)) throw new ServerError('already known');
+    const state = await workingState();
+    const sender = tx.getSenderAddress();
+    const account = await state.getAccount(sender);
+    const senderHex = bytesToUnprefixedHex(sender.bytes);
+    await checkTransactionAdmission(tx, {
+      state,
+      baseFee: nextBaseFee(core.head(), config.baseFeeWei),
+      blockGasLimit: config.gasLimit,
+      expectedNonce: (account?.nonce ?? 0n) + BigInt(pool.countFrom(senderHex)),
+    });
+    if (!automine) {
+      pool.add(tx, senderHex);
+      return hash;
+    }
+    const built = await handle.mineBlock([tx], { requireAll: true });
+    if (built.skipped.length > 0) throw new ServerError(built.skipped[0]!.error.message.split(' (vm hf=')[0]!);
+    return hash;
+  }
+
+  function callTarget(block: Block): CallTarget {
+    return { block, stateRoot: core.stateRootAt(block) };
+  }
+
+  const chain: DevChain = {
+    ...handle.controls,
+    chainId: core.chainId,
+    common: core.common,
+    config,
+    accounts: core.accounts,
+    headNumber: () => core.headNumber(),
+    getBlockByNumber: (n) => core.getBlockByNumber(n),
+    getBlockByHash: (h) => core.getBlockByHash(h),
+    resolveBlock: (id) => core.resolveBlock(id),
+    getTransaction: (h) => core.getTransaction(h),
+    getReceipts: (h) => core.getReceipts(h),
+    createVm: (o) => core.createVm(o),
+    onHead: (l) => core.onHead(l),
+    stateAt: (block) => core.openState(core.stateRootAt(block), 'overlay'),
+    pendingNonce,
+    pendingTransaction: (hash) => pool.get(hash)?.tx,
+    nextBaseFee: () => nextBaseFee(core.head(), config.baseFeeWei),
+    sendRawTransaction(raw) {
+      const tx = decodeRawTransaction(raw, core.common);
+      return locked(() => submit(tx));
+    },
+    async sendTransaction(request) {
+      const from = request.from ?? core.accounts[0]?.address.bytes;
+      const signer = from && core.accounts.find((a) => bytesToUnprefixedHex(a.address.bytes) === bytesToUnprefixedHex(from));
+      if (!signer) throw new ServerError(`no signer for ${from ? new Address(from).toString() : 'the request'}: eth_sendTransaction signs only for the dev accounts`);
+      if (request.chainId !== undefined && request.chainId !== core.chainId) {
+        throw new ServerError(`invalid chain id: have ${request.chainId} want ${core.chainId}`);
+      }
+      const filledRequest = { ...request, from: signer.address.bytes };
+      return locked(async () => {
+        const baseFee = nextBaseFee(core.head(), config.baseFeeWei);
+        const priority = request.maxPriorityFeePerGas ?? (request.maxFeePerGas !== undefined && request.maxFeePerGas < DEFAULT_PRIORITY_FEE_WEI ? request.maxFeePerGas : DEFAULT_PRIORITY_FEE_WEI);
+        const fees = {
+          gasPrice: request.gasPrice ?? baseFee + DEFAULT_PRIORITY_FEE_WEI,
+          maxFeePerGas: request.maxFeePerGas ?? baseFee + priority,
+          maxPriorityFeePerGas: priority,
+        };
+        const type = requestTxType(request);
+        const gasLimit = request.gas ?? (await estimateGas(core, { ...filledRequest, ...(type < 2 ? { gasPrice: fees.gasPrice } : { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: priority }) }, callTarget(core.head())));
+        const nonce = request.nonce ?? (await pendingNonce(signer.address.bytes));
+        const unsigned = requestToTransaction(filledRequest, { type, nonce, gasLimit, ...fees, chainId: core.chainId }, core.common);
+        return submit(unsigned.sign(signer.privateKey));
+      });
+    },
+    call: (request, block, overrides) => executeCall(core, request, callTarget(block), overrides),
+    estimateGas: (request, block, overrides) => estimateGas(core, request, callTarget(block), overrides),
+    feeHistory: (count, newest, percentiles) => computeFeeHistory(core, count, newest, percentiles),
+    getLogs: (filter) => queryLogs(core, filter),
+    blockLogs: (block) => blockLogEntries(core, block),
+    async getProof(address, slots, block) {
+      const state = await core.openState(core.stateRootAt(block), 'overlay');
+      return getMerkleStateProof(state, new Address(address), slots);
+    },
+    async close() {
+      handle.stopIntervalMining();
+      await locked(async () => undefined);
+      core.close();
+    },
+  };
+  if (!automine) handle.startIntervalMining(config.blockTimeSec);
+  return chain;
+}

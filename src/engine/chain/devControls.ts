@@ -1,0 +1,182 @@
+// anvil-style dev controls over the chain: mining (on demand and on an interval), snapshots and
+// revert, the next block's timestamp, and setters for balance, code, nonce and storage that change
+// the working state immediately and persist it, as anvil does.
+import type { Block } from '@ethereumjs/block';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, unpadBytes } from '@ethereumjs/util';
+import { InvalidParamsError } from '../../rpc/errors.js';
+import type { BlockMiner, BuiltBlock } from './blockMiner.js';
+import type { ChainCore } from './chainCore.js';
+import type { TxPool } from './txPool.js';
+
+export interface DevControls {
+  /** Mines one block with the pooled transactions (empty in automine mode). */
+  mine(options?: { timestampSec?: bigint }): Promise<Block>;
+  /** Records (head, working state, clock); returns the id for {@link DevControls.revert}. */
+  snapshot(): Promise<bigint>;
+  /** Rewinds to a snapshot and forgets it and every later one; false for an unknown id. */
+  revert(id: bigint): Promise<boolean>;
+  /** Timestamp (seconds) of the next block; later blocks continue from it. */
+  setNextBlockTimestamp(timestampSec: bigint): Promise<void>;
+  setBalance(address: Uint8Array, wei: bigint): Promise<void>;
+  setCode(address: Uint8Array, code: Uint8Array): Promise<void>;
+  setNonce(address: Uint8Array, nonce: bigint): Promise<void>;
+  /** `slot` and `value` are 32-byte words. */
+  setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void>;
+}
+
+export interface DevControlsParts {
+  core: ChainCore;
+  miner: BlockMiner;
+  pool: TxPool;
+  locked: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+export interface DevControlsHandle {
+  controls: DevControls;
+  /**
+   * Builds and commits a block of `transactions` (caller holds the lock). With `requireAll`, a
+   * block whose transaction was refused is not committed and the miner is reset.
+   */
+  mineBlock(transactions: readonly TypedTransaction[], options?: { requireAll?: boolean; timestampSec?: bigint }): Promise<BuiltBlock>;
+  startIntervalMining(periodSec: number): void;
+  stopIntervalMining(): void;
+}
+
+interface Snapshot {
+  headNumber: bigint;
+  workingRoot: Uint8Array;
+  timeOffsetSec: bigint;
+  nextTimestampSec: bigint | undefined;
+}
+
+export function createDevControls(parts: DevControlsParts): DevControlsHandle {
+  const { core, miner, pool, locked } = parts;
+  const { config } = core;
+  let timeOffsetSec = 0n;
+  let nextTimestampSec: bigint | undefined;
+  let nextSnapshotId = 0n;
+  const snapshots = new Map<bigint, Snapshot>();
+  let timer: unknown;
+
+  const nowSec = (): bigint => BigInt(Math.floor(config.clock() / 1000));
+
+  function nextTimestamp(): bigint {
+    if (nextTimestampSec !== undefined) return nextTimestampSec;
+    const now = nowSec() + timeOffsetSec;
+    const parent = core.head().header.timestamp;
+    // Like anvil, blocks mined within the same second share a timestamp rather than drift ahead.
+    return now > parent ? now : parent;
+  }
+
+  async function mineBlock(transactions: readonly TypedTransaction[], options: { requireAll?: boolean; timestampSec?: bigint } = {}): Promise<BuiltBlock> {
+    let built: BuiltBlock;
+    try {
+      built = await miner.build(transactions, options.timestampSec ?? nextTimestamp());
+    } catch (error) {
+      await miner.reset();
+      throw error;
+    }
+    if (options.requireAll && built.skipped.length > 0) {
+      await miner.reset();
+      return built;
+    }
+    core.commitBlock(built.block, built.receipts);
+    nextTimestampSec = undefined;
+    return built;
+  }
+
+  async function mineFromPool(timestampSec?: bigint): Promise<Block> {
+    const built = await mineBlock(pool.all().map((p) => p.tx), { timestampSec });
+    for (const s of built.skipped) if (!s.retryLater) config.logger?.warn({ reason: s.error.message }, 'dropped a pooled transaction');
+    pool.retain(built.skipped.filter((s) => s.retryLater).map((s) => s.tx));
+    return built.block;
+  }
+
+  async function modifyWorkingState(change: (state: MerkleStateManager) => Promise<void>): Promise<void> {
+    await locked(async () => {
+      const state = await core.openState(core.workingRoot(), 'persistent');
+      try {
+        await change(state);
+        core.commitWorkingRoot(await state.getStateRoot());
+      } catch (error) {
+        core.discardPending();
+        throw error;
+      }
+    });
+  }
+
+  const controls: DevControls = {
+    mine(options = {}) {
+      return locked(async () => {
+        if (options.timestampSec !== undefined && options.timestampSec < core.head().header.timestamp) {
+          throw new InvalidParamsError(`timestamp ${options.timestampSec} is lower than the previous block's timestamp ${core.head().header.timestamp}`);
+        }
+        return mineFromPool(options.timestampSec);
+      });
+    },
+    snapshot() {
+      return locked(async () => {
+        const id = nextSnapshotId++;
+        snapshots.set(id, { headNumber: core.headNumber(), workingRoot: core.workingRoot(), timeOffsetSec, nextTimestampSec });
+        return id;
+      });
+    },
+    revert(id) {
+      return locked(async () => {
+        const snapshot = snapshots.get(id);
+        if (!snapshot) return false;
+        core.rewindTo(snapshot.headNumber, snapshot.workingRoot);
+        timeOffsetSec = snapshot.timeOffsetSec;
+        nextTimestampSec = snapshot.nextTimestampSec;
+        for (const key of [...snapshots.keys()]) if (key >= id) snapshots.delete(key);
+        pool.clear();
+        await miner.reset();
+        return true;
+      });
+    },
+    setNextBlockTimestamp(timestampSec) {
+      return locked(async () => {
+        const parent = core.head().header.timestamp;
+        if (timestampSec < parent) {
+          throw new InvalidParamsError(`timestamp ${timestampSec} is lower than the previous block's timestamp ${parent}`);
+        }
+        nextTimestampSec = timestampSec;
+        timeOffsetSec = timestampSec - nowSec();
+      });
+    },
+    setBalance: (address, wei) =>
+      modifyWorkingState(async (state) => {
+        await state.modifyAccountFields(new Address(address), { balance: wei });
+      }),
+    setNonce: (address, nonce) =>
+      modifyWorkingState(async (state) => {
+        await state.modifyAccountFields(new Address(address), { nonce });
+      }),
+    setCode: (address, code) =>
+      modifyWorkingState(async (state) => {
+        await state.putCode(new Address(address), code);
+      }),
+    setStorageAt: (address, slot, value) =>
+      modifyWorkingState(async (state) => {
+        const target = new Address(address);
+        if (!(await state.getAccount(target))) await state.putAccount(target, new Account());
+        await state.putStorage(target, slot, unpadBytes(value));
+      }),
+  };
+
+  return {
+    controls,
+    mineBlock,
+    startIntervalMining(periodSec) {
+      timer = config.timers.setInterval(() => {
+        locked(() => mineFromPool()).catch((error: unknown) => config.logger?.error({ err: error }, 'interval mining failed'));
+      }, periodSec * 1000);
+    },
+    stopIntervalMining() {
+      if (timer !== undefined) config.timers.clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// eth_estimateGas: the smallest gas limit at which the request succeeds, found by binary search
+// like geth/anvil (first run at the cap, then an optimistic guess from the used gas, then bisect
+// to the exact boundary, which is what anvil returns).
+import { Address } from '@ethereumjs/util';
+import type { ChainCore } from './chainCore.js';
+import { type CallTarget, callOutcomeToError, prepareCall } from './callExecution.js';
+import { ServerError } from '../../rpc/errors.js';
+import type { StateOverrides } from './stateOverrides.js';
+import type { TransactionRequest } from './transactionRequest.js';
+
+const CALL_STIPEND = 2300n;
+const TX_GAS = 21_000n;
+
+/** Estimates the gas `request` needs on `target`; throws the call's error if it fails at the cap. */
+export async function estimateGas(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<bigint> {
+  const session = await prepareCall(core, request, target, overrides);
+  let hi = request.gas !== undefined && request.gas >= TX_GAS ? request.gas : target.block.header.gasLimit;
+  if (hi > core.config.gasCap) hi = core.config.gasCap;
+  if (session.feeCap > 0n) {
+    const balance = (await session.stateManager.getAccount(session.from))?.balance ?? 0n;
+    const available = balance - (request.value ?? 0n);
+    if (available < 0n) throw new ServerError('insufficient funds for transfer');
+    const allowance = available / session.feeCap;
+    if (allowance < hi) hi = allowance;
+  }
+  // A plain transfer to an account without code needs exactly the base cost (geth shortcut).
+  if (request.to && (request.data?.length ?? 0) === 0 && !request.authorizationList) {
+    const code = await session.stateManager.getCode(new Address(request.to));
+    if (code.length === 0) {
+      const outcome = await session.run(hi);
+      const error = callOutcomeToError(outcome);
+      if (error) throw error;
+      return TX_GAS;
+    }
+  }
+  const first = await session.run(hi);
+  if (first.error !== undefined) {
+    if (first.error === 'out of gas') throw new ServerError(`gas required exceeds allowance (${hi})`);
+    throw callOutcomeToError(first)!;
+  }
+  let lo = first.gasUsed - 1n;
+  const optimistic = ((first.gasUsed + first.gasRefund + CALL_STIPEND) * 64n) / 63n;
+  if (optimistic < hi) {
+    if (await succeeds(optimistic)) hi = optimistic;
+    else lo = optimistic;
+  }
+  while (lo + 1n < hi) {
+    let mid = (hi + lo) / 2n;
+    if (mid > lo * 2n) mid = lo * 2n;
+    if (await succeeds(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+
+  async function succeeds(gasLimit: bigint): Promise<boolean> {
+    try {
+      return (await session.run(gasLimit)).error === undefined;
+    } catch (error) {
+      // Below the intrinsic cost runTx refuses the transaction: that limit is simply too low.
+      if (error instanceof ServerError && /intrinsic gas too low|floor/i.test(error.message)) return false;
+      throw error;
+    }
+  }
+}

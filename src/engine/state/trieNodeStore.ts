@@ -1,0 +1,75 @@
+// SQLite-backed, content-addressed store of state trie nodes and contract code for the dev chain.
+// Writes are buffered in memory until the caller flushes them inside the SQLite transaction that
+// also records what refers to them (a block or the working root), so a crash never leaves a root
+// pointing at missing nodes. Nothing is ever deleted: every historical root stays readable.
+import type { Database, Statement } from 'better-sqlite3';
+
+/** Key/value store of trie nodes keyed by unprefixed hex (as @ethereumjs/mpt hands them over). */
+export interface TrieNodeStore {
+  get(keyHex: string): Uint8Array | undefined;
+  /** Buffers a write; it reaches SQLite with the next {@link TrieNodeStore.flushPending}. */
+  put(keyHex: string, value: Uint8Array): void;
+  /** Number of buffered writes. */
+  pendingCount(): number;
+  /** Writes buffered nodes to SQLite. Call inside a `db.transaction`; not atomic on its own. */
+  flushPending(): void;
+  /** Drops buffered writes (after a failed block or setter; the working root never refers to them). */
+  discardPending(): void;
+}
+
+export interface TrieNodeStoreOptions {
+  db: Database;
+  /** Persisted nodes kept decoded in memory (LRU). Default 100,000. */
+  cacheEntries?: number;
+}
+
+/** Creates the `trie_nodes` table if needed and returns a store over it. */
+export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStore {
+  const { db } = options;
+  const cacheEntries = options.cacheEntries ?? 100_000;
+  db.exec('CREATE TABLE IF NOT EXISTS trie_nodes (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID');
+  const select: Statement<[Buffer], { value: Buffer }> = db.prepare('SELECT value FROM trie_nodes WHERE key = ?');
+  const insert: Statement<[Buffer, Uint8Array]> = db.prepare('INSERT OR IGNORE INTO trie_nodes (key, value) VALUES (?, ?)');
+  const pending = new Map<string, Uint8Array>();
+  // Map iteration order is insertion order, so re-inserting on hit gives a cheap LRU.
+  const cache = new Map<string, Uint8Array>();
+
+  function remember(keyHex: string, value: Uint8Array): void {
+    cache.set(keyHex, value);
+    if (cache.size > cacheEntries) cache.delete(cache.keys().next().value as string);
+  }
+
+  return {
+    get(keyHex) {
+      const buffered = pending.get(keyHex);
+      if (buffered !== undefined) return buffered;
+      const cached = cache.get(keyHex);
+      if (cached !== undefined) {
+        cache.delete(keyHex);
+        cache.set(keyHex, cached);
+        return cached;
+      }
+      const row = select.get(Buffer.from(keyHex, 'hex'));
+      if (row === undefined) return undefined;
+      const value = new Uint8Array(row.value.buffer, row.value.byteOffset, row.value.byteLength);
+      remember(keyHex, value);
+      return value;
+    },
+    put(keyHex, value) {
+      pending.set(keyHex, value);
+    },
+    pendingCount() {
+      return pending.size;
+    },
+    flushPending() {
+      for (const [keyHex, value] of pending) {
+        insert.run(Buffer.from(keyHex, 'hex'), value);
+        remember(keyHex, value);
+      }
+      pending.clear();
+    },
+    discardPending() {
+      pending.clear();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+// eth_call: executes a call on the state at a block (with optional state overrides) without
+// mining it. A revert is error code 3 with the revert data (geth behaviour).
+import { bytesToHex } from '../hex.js';
+import type { ethSchema } from '../schema/eth.js';
+import type { ChainMethodDeps } from './chainMethodDeps.js';
+import type { MethodHandler } from './methodTable.js';
+import { requireBlock } from './requireBlock.js';
+import { stateOverridesFromRpc, transactionRequestFromRpc } from './rpcRequest.js';
+
+export function eth_call({ chain }: ChainMethodDeps): MethodHandler<(typeof ethSchema)['eth_call']> {
+  return async ([request, block, overrides]) => {
+    const output = await chain.call(transactionRequestFromRpc(request), await requireBlock(chain, block), stateOverridesFromRpc(overrides));
+    return bytesToHex(output);
+  };
+}

@@ -1,0 +1,44 @@
+// Runtime schemas of the dev-chain control methods: evm_* (mining, snapshots, time) and the
+// anvil_* setters with their hardhat_* aliases.
+import { z } from 'zod';
+import { hexToBigInt } from '../hex.js';
+import { defineMethod, optionalParam, param } from './defineMethod.js';
+import { Address, Data, Quantity, StorageSlot } from './primitives.js';
+
+/** Seconds as a hex quantity or a JSON number (anvil and hardhat take both). */
+const Seconds = z.union([Quantity, z.number().int().nonnegative().transform(BigInt)], { error: 'expected a timestamp in seconds (hex or number)' });
+
+/** A storage value: a 32-byte word, leading zeros allowed. */
+const StorageWord = z
+  .string({ error: 'expected a 32-byte hex storage value' })
+  .regex(/^0x[0-9a-fA-F]{1,64}$/, { error: 'expected a hex storage value of at most 32 bytes' })
+  .transform(hexToBigInt);
+
+/** evm_mine's optional argument: a timestamp, or anvil's `{timestamp, blocks}` object. */
+const MineOptions = z.union([
+  Seconds.transform((timestamp) => ({ timestamp, blocks: undefined as bigint | undefined })),
+  z.object({ timestamp: Seconds.optional(), blocks: Seconds.optional() }),
+]);
+
+const setBalance = defineMethod(param('address', Address), param('balance', Quantity));
+const setCode = defineMethod(param('address', Address), param('code', Data));
+const setNonce = defineMethod(param('address', Address), param('nonce', Quantity));
+const setStorageAt = defineMethod(param('address', Address), param('slot', StorageSlot), param('value', StorageWord));
+const mineBlocks = defineMethod(optionalParam('blocks', Seconds), optionalParam('intervalSec', Seconds));
+
+export const evmSchema = {
+  evm_mine: defineMethod(optionalParam('options', MineOptions)),
+  evm_snapshot: defineMethod(),
+  evm_revert: defineMethod(param('snapshotId', Quantity)),
+  evm_setNextBlockTimestamp: defineMethod(param('timestamp', Seconds)),
+  anvil_mine: mineBlocks,
+  hardhat_mine: mineBlocks,
+  anvil_setBalance: setBalance,
+  hardhat_setBalance: setBalance,
+  anvil_setCode: setCode,
+  hardhat_setCode: setCode,
+  anvil_setNonce: setNonce,
+  hardhat_setNonce: setNonce,
+  anvil_setStorageAt: setStorageAt,
+  hardhat_setStorageAt: setStorageAt,
+} as const;
