@@ -1,0 +1,65 @@
+// Turns an eth_call-style call object into a transaction runTx can execute for a given sender
+// without a signature (debug_traceCall, trace_call, trace_callMany and the state_diff fixtures).
+import type { Common } from '@ethereumjs/common';
+import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
+import { Address, createZeroAddress } from '@ethereumjs/util';
+
+/** A call object with decoded fields (all optional, as in eth_call). */
+export interface CallRequest {
+  from?: Uint8Array;
+  to?: Uint8Array;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+  nonce?: bigint;
+  accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[];
+}
+
+export interface CallTransactionOptions {
+  common: Common;
+  /** Gas limit used when the call names none (the gas cap). */
+  defaultGas: bigint;
+  /** Nonce to put in the transaction (runTx is told to skip the nonce check anyway). */
+  nonce: bigint;
+}
+
+/**
+ * Builds an unsigned transaction whose sender is `call.from` (the zero address when absent).
+ * The sender is pinned on the instance because an unsigned transaction has none to recover.
+ */
+export function callToTransaction(call: CallRequest, options: CallTransactionOptions): TypedTransaction {
+  const sender = call.from ? new Address(call.from) : createZeroAddress();
+  const base = {
+    nonce: call.nonce ?? options.nonce,
+    gasLimit: call.gas ?? options.defaultGas,
+    to: call.to ? new Address(call.to) : undefined,
+    value: call.value ?? 0n,
+    data: call.data ?? new Uint8Array(0),
+  };
+  const accessList: AccessListBytes | undefined = call.accessList?.map((item) => [item.address, item.storageKeys]) as
+    | AccessListBytes
+    | undefined;
+  const opts = { common: options.common, freeze: false };
+  let tx: TypedTransaction;
+  if (call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined) {
+    const maxFeePerGas = call.maxFeePerGas ?? call.maxPriorityFeePerGas ?? 0n;
+    tx = createFeeMarket1559Tx(
+      { ...base, maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas ?? maxFeePerGas, accessList },
+      opts,
+    );
+  } else if (accessList && options.common.isActivatedEIP(2930)) {
+    tx = createAccessList2930Tx({ ...base, gasPrice: call.gasPrice ?? 0n, accessList }, opts);
+  } else {
+    tx = createLegacyTx({ ...base, gasPrice: call.gasPrice ?? 0n }, opts);
+  }
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => sender, configurable: true });
+  return tx;
+}
+
+/** True when the call pays for gas (a price was named), so the block's base fee applies. */
+export function callPaysForGas(call: CallRequest): boolean {
+  return (call.gasPrice ?? 0n) > 0n || (call.maxFeePerGas ?? 0n) > 0n || (call.maxPriorityFeePerGas ?? 0n) > 0n;
+}
