@@ -36,6 +36,8 @@ export interface TestWebhookSpec {
   nftFilters?: NftFilter[];
   graphqlQuery?: string;
   skipEmptyMessages?: boolean;
+  /** Default http://127.0.0.1:9/hook (nothing listens: for tests that only read the outbox). */
+  url?: string;
 }
 
 export async function createTestWebhook(db: SqlDatabase, spec: TestWebhookSpec): Promise<WebhookRecord> {
@@ -44,7 +46,7 @@ export async function createTestWebhook(db: SqlDatabase, spec: TestWebhookSpec):
       id: ids.webhookId(),
       network: spec.network ?? 'TRACEHOOK_DEV',
       type: spec.type,
-      url: 'http://127.0.0.1:9/hook',
+      url: spec.url ?? 'http://127.0.0.1:9/hook',
       name: null,
       appId: null,
       signingKey: ids.signingKey(),

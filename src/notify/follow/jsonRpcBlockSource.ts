@@ -1,0 +1,106 @@
+// BlockSource over an Ethereum node's JSON-RPC API (anvil, geth, reth, a hosted provider): the
+// block by number, then its receipts and callTracer frames by that block's hash, so the three
+// answers always describe the same block even while the node reorganises.
+import type { Hex } from '../../rpc/hex.js';
+import { hexToBytes } from '../../rpc/hex.js';
+import { RpcError, ServiceError } from '../../rpc/errors.js';
+import type { BlockData, CallFrame, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../extract/blockData.js';
+import type { BlockSource } from './blockSource.js';
+
+/** Sends one JSON-RPC request; rejects with an RpcError carrying the node's code for an error answer. */
+export type JsonRpcRequest = (method: string, params: unknown[]) => Promise<unknown>;
+
+/** A JsonRpcRequest over HTTP POST with fetch. */
+export function createHttpJsonRpc(url: string, options: { timeoutMs?: number } = {}): JsonRpcRequest {
+  let id = 0;
+  return async (method, params) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    });
+    if (!res.ok && !res.headers.get('content-type')?.includes('json')) throw new ServiceError(`${method}: HTTP ${res.status} from the node`);
+    const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    if (body.error) throw new RpcError(`${method}: ${body.error.message}`, { code: body.error.code, data: body.error.data });
+    return body.result;
+  };
+}
+
+export interface JsonRpcBlockSourceOptions {
+  request: JsonRpcRequest;
+  /** Ask for call frames (debug_traceBlockByHash, callTracer). Default true; off when the node has no debug API. */
+  traces?: boolean;
+}
+
+type RpcFullBlock = RpcBlockHeader & { transactions: RpcTransaction[] };
+
+const METHOD_NOT_FOUND = -32601;
+
+export function createJsonRpcBlockSource(options: JsonRpcBlockSourceOptions): BlockSource {
+  const { request } = options;
+  let traces = options.traces ?? true;
+  let blockReceipts = true;
+
+  async function receiptsOf(block: RpcFullBlock): Promise<RpcReceipt[]> {
+    if (blockReceipts) {
+      try {
+        return (await request('eth_getBlockReceipts', [block.hash])) as RpcReceipt[];
+      } catch (error) {
+        if (!(error instanceof RpcError && error.code === METHOD_NOT_FOUND)) throw error;
+        blockReceipts = false;
+      }
+    }
+    return Promise.all(block.transactions.map(async (tx) => (await request('eth_getTransactionReceipt', [tx.hash])) as RpcReceipt));
+  }
+
+  async function framesOf(block: RpcFullBlock): Promise<CallFrame[] | null> {
+    if (!traces) return null;
+    try {
+      const result = (await request('debug_traceBlockByHash', [block.hash, { tracer: 'callTracer' }])) as { result: CallFrame }[];
+      return result.map((entry) => entry.result);
+    } catch (error) {
+      if (!(error instanceof RpcError && error.code === METHOD_NOT_FOUND)) throw error;
+      traces = false;
+      return null;
+    }
+  }
+
+  async function complete(block: RpcFullBlock | null): Promise<BlockData | undefined> {
+    if (!block) return undefined;
+    const { transactions, ...header } = block;
+    const [receipts, callFrames] = await Promise.all([receiptsOf(block), framesOf(block)]);
+    return { header: header as RpcBlockHeader, transactions, receipts, callFrames };
+  }
+
+  const quantity = (n: bigint) => `0x${n.toString(16)}`;
+
+  return {
+    async head() {
+      const block = (await request('eth_getBlockByNumber', ['latest', false])) as RpcBlockHeader;
+      return { number: BigInt(block.number), hash: block.hash.toLowerCase() as Hex };
+    },
+    async canonicalHash(number) {
+      if (number < 0n) return undefined;
+      const block = (await request('eth_getBlockByNumber', [quantity(number), false])) as RpcBlockHeader | null;
+      return block?.hash.toLowerCase() as Hex | undefined;
+    },
+    async blockByNumber(number) {
+      if (number < 0n) return undefined;
+      return complete((await request('eth_getBlockByNumber', [quantity(number), true])) as RpcFullBlock | null);
+    },
+    async blockByHash(hash) {
+      return complete((await request('eth_getBlockByHash', [hash, true])) as RpcFullBlock | null);
+    },
+    async call(to, data, at) {
+      try {
+        const result = (await request('eth_call', [{ to, data }, { blockHash: at.hash }])) as Hex;
+        return hexToBytes(result);
+      } catch (error) {
+        // A revert (code 3 or the generic -32000 "execution reverted") means "no such function".
+        if (error instanceof RpcError && (error.code === 3 || /revert/i.test(error.message))) return null;
+        throw error;
+      }
+    },
+  };
+}
