@@ -45,7 +45,9 @@ export function createJsonRpcBlockSource(options: JsonRpcBlockSourceOptions): Bl
   async function receiptsOf(block: RpcFullBlock): Promise<RpcReceipt[]> {
     if (blockReceipts) {
       try {
-        return (await request('eth_getBlockReceipts', [block.hash])) as RpcReceipt[];
+        // null means "unknown block" (geth); for a block we just read, ask per transaction instead.
+        const all = (await request('eth_getBlockReceipts', [block.hash])) as RpcReceipt[] | null;
+        if (all) return all;
       } catch (error) {
         if (!(error instanceof RpcError && error.code === METHOD_NOT_FOUND)) throw error;
         blockReceipts = false;
