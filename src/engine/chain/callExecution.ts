@@ -1,8 +1,8 @@
 // Runs eth_call / eth_estimateGas requests on an isolated copy of the state at a block, with
 // optional state overrides, like geth: no nonce check, no fee charged when no fee is given (the
 // block's base fee is then treated as zero), gas capped by the configured gas cap.
-import { type Block, createBlock } from '@ethereumjs/block';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { Block } from '@ethereumjs/block';
+import type { StateManagerInterface } from '@ethereumjs/common';
 import { Address, bytesToHex, createZeroAddress } from '@ethereumjs/util';
 import { type VM, runTx } from '@ethereumjs/vm';
 import { ExecutionRevertedError, ServerError } from '../../rpc/errors.js';
@@ -29,9 +29,10 @@ export interface CallOutcome {
 /** A prepared call that can be run several times with different gas limits (gas estimation). */
 export interface CallSession {
   readonly from: Address;
-  readonly stateManager: MerkleStateManager;
+  readonly stateManager: StateManagerInterface;
   /** Per-gas price the call pays (0 when the request names no fee). */
   readonly feeCap: bigint;
+  /** Runs the call with `gasLimit`; the state is restored afterwards. */
   run(gasLimit: bigint): Promise<CallOutcome>;
 }
 
@@ -39,36 +40,11 @@ function hasFee(request: TransactionRequest): boolean {
   return [request.gasPrice, request.maxFeePerGas, request.maxPriorityFeePerGas].some((v) => v !== undefined && v > 0n);
 }
 
-function callBlock(core: ChainCore, block: Block, zeroBaseFee: boolean): Block {
-  if (!zeroBaseFee) return block;
-  const h = block.header;
-  return createBlock(
-    {
-      header: {
-        parentHash: h.parentHash,
-        coinbase: h.coinbase,
-        number: h.number,
-        gasLimit: h.gasLimit,
-        timestamp: h.timestamp,
-        mixHash: h.mixHash,
-        difficulty: h.difficulty,
-        baseFeePerGas: 0n,
-        excessBlobGas: h.excessBlobGas,
-        parentBeaconBlockRoot: h.parentBeaconBlockRoot,
-      },
-    },
-    { common: core.common },
-  );
-}
-
-/** Prepares `request` on the state at `target` with `overrides` applied. */
-export async function prepareCall(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<CallSession> {
-  const stateManager = await core.openState(target.stateRoot, 'overlay');
-  if (overrides) await applyStateOverrides(stateManager, overrides);
-  const vm: VM = await core.createVmOn(stateManager);
+async function createSession(core: ChainCore, vm: VM, request: TransactionRequest, target: CallTarget): Promise<CallSession> {
+  const stateManager = vm.stateManager;
   const from = request.from ? new Address(request.from) : createZeroAddress();
   const charged = hasFee(request);
-  const block = callBlock(core, target.block, !charged);
+  const block = charged ? target.block : core.zeroBaseFeeBlock(target.block);
   const baseFee = block.header.baseFeePerGas ?? 0n;
   const type = requestTxType(request);
   const priority = request.maxPriorityFeePerGas ?? 0n;
@@ -78,7 +54,6 @@ export async function prepareCall(core: ChainCore, request: TransactionRequest, 
   const account = await stateManager.getAccount(from);
   const balance = account?.balance ?? 0n;
   const value = request.value ?? 0n;
-
   return {
     from,
     stateManager,
@@ -87,15 +62,8 @@ export async function prepareCall(core: ChainCore, request: TransactionRequest, 
       if (balance < value + gasLimit * feeCap) {
         throw new ServerError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${value + gasLimit * feeCap}`);
       }
-      const tx = impersonate(
-        requestToTransaction(
-          request,
-          { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: core.chainId },
-          core.common,
-          { freeze: false },
-        ),
-        from,
-      );
+      const fields = { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: core.chainId };
+      const tx = impersonate(requestToTransaction(request, fields, core.common, { freeze: false }), from);
       await stateManager.checkpoint();
       try {
         const result = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
@@ -106,13 +74,30 @@ export async function prepareCall(core: ChainCore, request: TransactionRequest, 
           error: result.execResult.exceptionError?.error,
         };
       } catch (error) {
-        const message = (error as Error).message.split(' (block number=')[0]!.split(' -> block number')[0]!;
+        const message = (error as Error).message.split(' (vm hf=')[0]!.split(' (block number=')[0]!;
         throw new ServerError(message.replace(/^INTRINSIC_GAS_TOO_LOW: /, 'intrinsic gas too low: '));
       } finally {
         await stateManager.revert();
       }
     },
   };
+}
+
+/**
+ * Runs `fn` with a call session for `request` on `target`. Without overrides the VM comes from
+ * the core's pool; with overrides a fresh overlay gets them applied first.
+ */
+export async function withCallSession<T>(
+  core: ChainCore,
+  request: TransactionRequest,
+  target: CallTarget,
+  overrides: StateOverrides | undefined,
+  fn: (session: CallSession) => Promise<T>,
+): Promise<T> {
+  if (!overrides) return core.withReadVm(target.stateRoot, async (vm) => fn(await createSession(core, vm, request, target)));
+  const stateManager = await core.openState(target.stateRoot, 'overlay');
+  await applyStateOverrides(stateManager, overrides);
+  return fn(await createSession(core, await core.createVmOn(stateManager), request, target));
 }
 
 /** Turns a failed call outcome into the RPC error geth returns (code 3 for reverts). */
@@ -126,9 +111,8 @@ export function callOutcomeToError(outcome: CallOutcome): Error | undefined {
 
 /** eth_call: returns the output, or throws the revert / halt error. */
 export async function executeCall(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<Uint8Array> {
-  const session = await prepareCall(core, request, target, overrides);
   const gasLimit = request.gas !== undefined && request.gas < core.config.gasCap ? request.gas : core.config.gasCap;
-  const outcome = await session.run(gasLimit);
+  const outcome = await withCallSession(core, request, target, overrides, (session) => session.run(gasLimit));
   const error = callOutcomeToError(outcome);
   if (error) throw error;
   return outcome.returnValue;

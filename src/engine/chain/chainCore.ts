@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Block } from '@ethereumjs/block';
+import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
@@ -19,6 +19,7 @@ import { type BlockStore, createBlockStore } from './blockStore.js';
 import { type DevChainConfig, createChainCommon } from './chainConfig.js';
 import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
 import { createGenesisBlock, writeGenesisState } from './genesis.js';
+import { createReadVmPool } from './readVmPool.js';
 import { type ReceiptRecord, receiptRecordsToChainReceipts } from './receiptCodec.js';
 import type { ChainReceipt, ChainView, CreateVmOptions, HeadEvent } from './types.js';
 
@@ -36,6 +37,16 @@ export interface ChainCore extends ChainView {
   openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager>;
   /** A VM over `stateManager` with the canonical chain for BLOCKHASH and its own Common copy. */
   createVmOn(stateManager: MerkleStateManager): Promise<VM>;
+  /**
+   * Lends a pooled overlay VM on `root` to `fn`, which must leave its state unchanged
+   * (checkpoint/revert). Faster than createVm for calls and estimates.
+   */
+  withReadVm<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T>;
+  /**
+   * `block` with a zero base fee: the context of calls that name no fee (geth's NoBaseFee), so
+   * no fee check applies. Memoised, because building a header costs milliseconds.
+   */
+  zeroBaseFeeBlock(block: Block): Block;
   /** Persists a mined block as the new head (its state root becomes the working root). */
   commitBlock(block: Block, receipts: readonly ReceiptRecord[]): void;
   /** Persists buffered trie nodes and a new working root (dev setters). */
@@ -164,6 +175,37 @@ function createCore(parts: CoreParts): ChainCore {
     return createVM({ common: common.copy(), stateManager, blockchain: vmBlockchain });
   }
 
+  const zeroFeeBlocks = new Map<string, Block>();
+  function zeroBaseFeeBlock(block: Block): Block {
+    const key = bytesToHex(block.hash());
+    let cached = zeroFeeBlocks.get(key);
+    if (!cached) {
+      const h = block.header;
+      cached = createBlock(
+        {
+          header: {
+            parentHash: h.parentHash,
+            coinbase: h.coinbase,
+            number: h.number,
+            gasLimit: h.gasLimit,
+            timestamp: h.timestamp,
+            mixHash: h.mixHash,
+            difficulty: h.difficulty,
+            baseFeePerGas: 0n,
+            excessBlobGas: h.excessBlobGas,
+            parentBeaconBlockRoot: h.parentBeaconBlockRoot,
+          },
+        },
+        { common },
+      );
+      zeroFeeBlocks.set(key, cached);
+      if (zeroFeeBlocks.size > 64) zeroFeeBlocks.delete(zeroFeeBlocks.keys().next().value as string);
+    }
+    return cached;
+  }
+
+  const readVms = createReadVmPool({ createVm: async (root) => createVmOn(await openState(root, 'overlay')) });
+
   const core: ChainCore = {
     chainId: config.chainId,
     common,
@@ -205,6 +247,8 @@ function createCore(parts: CoreParts): ChainCore {
     },
     openState,
     createVmOn,
+    withReadVm: (root, fn) => readVms.withVm(root, fn),
+    zeroBaseFeeBlock,
     commitBlock(block, receipts) {
       db.transaction(() => {
         trieStore.flushPending();
@@ -243,6 +287,7 @@ function createCore(parts: CoreParts): ChainCore {
     },
     close() {
       listeners.clear();
+      readVms.clear();
       db.close();
     },
   };

@@ -3,7 +3,7 @@
 // to the exact boundary, which is what anvil returns).
 import { Address } from '@ethereumjs/util';
 import type { ChainCore } from './chainCore.js';
-import { type CallTarget, callOutcomeToError, prepareCall } from './callExecution.js';
+import { type CallSession, type CallTarget, callOutcomeToError, withCallSession } from './callExecution.js';
 import { ServerError } from '../../rpc/errors.js';
 import type { StateOverrides } from './stateOverrides.js';
 import type { TransactionRequest } from './transactionRequest.js';
@@ -13,7 +13,10 @@ const TX_GAS = 21_000n;
 
 /** Estimates the gas `request` needs on `target`; throws the call's error if it fails at the cap. */
 export async function estimateGas(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<bigint> {
-  const session = await prepareCall(core, request, target, overrides);
+  return withCallSession(core, request, target, overrides, (session) => searchGas(core, request, target, session));
+}
+
+async function searchGas(core: ChainCore, request: TransactionRequest, target: CallTarget, session: CallSession): Promise<bigint> {
   let hi = request.gas !== undefined && request.gas >= TX_GAS ? request.gas : target.block.header.gasLimit;
   if (hi > core.config.gasCap) hi = core.config.gasCap;
   if (session.feeCap > 0n) {

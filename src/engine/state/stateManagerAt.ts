@@ -2,7 +2,7 @@
 // writing through to the store (the live chain) or into a throw-away overlay (isolated VMs).
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { ValueEncoding } from '@ethereumjs/util';
 import { createOverlayTrieDb, createPersistentTrieDb } from './trieDb.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
@@ -25,7 +25,11 @@ export async function createStateManagerAt(options: StateManagerAtOptions): Prom
     valueEncoding: ValueEncoding.Bytes,
     common: options.common,
   });
-  const stateManager = new MerkleStateManager({ trie, common: options.common });
+  // Account/storage/code caches spare repeated trie walks: LRU-bounded for the long-lived
+  // persistent manager, plain maps for short-lived overlays.
+  const type = options.mode === 'persistent' ? CacheType.LRU : CacheType.ORDERED_MAP;
+  const caches = new Caches({ account: { type }, storage: { type }, code: { type } });
+  const stateManager = new MerkleStateManager({ trie, common: options.common, caches });
   await stateManager.setStateRoot(options.root);
   return stateManager;
 }
