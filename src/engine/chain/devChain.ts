@@ -19,7 +19,7 @@ import { estimateGas } from './gasEstimation.js';
 import { type LogEntry, type LogFilter, blockLogEntries, queryLogs } from './logQuery.js';
 import type { StateOverrides } from './stateOverrides.js';
 import { type TransactionRequest, requestToTransaction, requestTxType } from './transactionRequest.js';
-import { checkTransactionAdmission, decodeRawTransaction } from './txValidation.js';
+import { checkTransactionAdmission, decodeRawTransaction, recoverSender } from './txValidation.js';
 import { type TxPool, createTxPool } from './txPool.js';
 import type { ChainView } from './types.js';
 
@@ -95,7 +95,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     const hash = tx.hash();
     if (pool.get(hash) || core.blocks.getTxLocation(hash)) throw new ServerError('already known');
     const state = await workingState();
-    const sender = tx.getSenderAddress();
+    const sender = recoverSender(tx);
     const account = await state.getAccount(sender);
     const senderHex = bytesToUnprefixedHex(sender.bytes);
     await checkTransactionAdmission(tx, {
@@ -135,7 +135,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     pendingNonce,
     pendingTransaction: (hash) => pool.get(hash)?.tx,
     nextBaseFee: () => nextBaseFee(core.head(), config.baseFeeWei),
-    sendRawTransaction(raw) {
+    async sendRawTransaction(raw) {
       const tx = decodeRawTransaction(raw, core.common);
       return locked(() => submit(tx));
     },
