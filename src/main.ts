@@ -1,1 +1,146 @@
-export {};
+// Wiring only: builds every part of the service from a ServiceConfig, starts them in order and
+// stops them in reverse. Logic lives in the parts.
+import { readFileSync } from 'node:fs';
+import type { ServiceConfig } from './config/options.js';
+import { balanceWei } from './config/options.js';
+import { loadOrCreateSecrets } from './config/serviceSecrets.js';
+import { createLogger, type Logger } from './log/createLogger.js';
+import { openServiceStore } from './store/openServiceStore.js';
+import { createKeysRepository } from './store/keysRepository.js';
+import { ensureKey } from './gateway/keys/apiKeys.js';
+import { createGateway } from './gateway/app.js';
+import { createDevChain } from './engine/chain/devChain.js';
+import { createMethodTable } from './rpc/methods/methodTable.js';
+import { createWeb3Namespace } from './rpc/methods/web3Namespace.js';
+import { createEthNamespace } from './rpc/methods/ethNamespace.js';
+import { createDevNamespace } from './rpc/methods/devNamespace.js';
+import { createNotifier, createWebhooksApi } from './notify/index.js';
+import { createChainFollower } from './notify/follow/chainFollower.js';
+import { createChainBlockSource } from './notify/follow/chainBlockSource.js';
+
+export interface RunningService {
+  /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
+  rpcUrl: string;
+  /** Base URL (no key). */
+  baseUrl: string;
+  /** What `tracehook start` prints on stdout. */
+  banner: string;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** Network name of the embedded chain: `/local/v2/<key>` in the gateway, `LOCAL` for webhooks. */
+export const EMBEDDED_NETWORK = { gateway: 'local', webhooks: 'LOCAL' } as const;
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export async function startService(config: ServiceConfig): Promise<RunningService> {
+  const logger = createLogger({ level: config.logLevel });
+  const version = packageVersion();
+  const secrets = loadOrCreateSecrets(config.dataDir, { devApiKey: config.devApiKey, authToken: config.authToken });
+  const cleanups: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const fn of cleanups.reverse()) await fn();
+    cleanups.length = 0;
+  };
+  try {
+    const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    cleanups.push(() => db.close());
+    const keys = createKeysRepository(db);
+    await ensureKey(keys, { key: secrets.devApiKey, tier: 'enterprise', name: 'dev' });
+
+    const chain = await createDevChain({
+      dataDir: config.dataDir,
+      chainId: BigInt(config.chainId),
+      hardfork: config.hardfork,
+      mnemonic: config.mnemonic,
+      accountCount: config.accounts,
+      accountBalanceWei: balanceWei(config),
+      baseFeeWei: BigInt(config.baseFee),
+      gasLimit: BigInt(config.gasLimit),
+      coinbase: config.coinbase,
+      blockTimeSec: config.blockTime,
+      gasCap: BigInt(config.gasCap),
+      logger: logger.child({ part: 'chain' }),
+    });
+    cleanups.push(() => chain.close());
+
+    const table = createMethodTable(
+      createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),
+      createEthNamespace({ chain }),
+      createDevNamespace({ chain }),
+    );
+
+    const notifier = createNotifier({
+      db,
+      logger: logger.child({ part: 'notify' }),
+      fetchTimeoutMs: config.webhookTimeoutMs,
+      allowLoopbackUrls: !config.production,
+      allowList: config.webhookAllowList,
+    });
+    const webhooksApi = createWebhooksApi({
+      db,
+      notifier,
+      authToken: secrets.authToken,
+      networks: [EMBEDDED_NETWORK.webhooks],
+      logger: logger.child({ part: 'webhooks-api' }),
+      version,
+    });
+    const follower = createChainFollower({
+      network: EMBEDDED_NETWORK.webhooks,
+      db,
+      source: createChainBlockSource({ chain }),
+      outbox: notifier,
+      confirmations: 0,
+      logger: logger.child({ part: 'follower' }),
+    });
+
+    const gateway = createGateway({
+      networks: [{ name: EMBEDDED_NETWORK.gateway, table, isReady: () => true }],
+      store: { keys },
+      authToken: secrets.authToken,
+      logger: logger.child({ part: 'gateway' }),
+      limits: { maxBodyBytes: config.maxBodyBytes, maxBatchSize: config.maxBatchSize },
+      cors: { origins: config.corsOrigins },
+      routes: [webhooksApi],
+    });
+    const address = await gateway.listen(config.host, config.port);
+    cleanups.push(() => gateway.close());
+    notifier.start();
+    cleanups.push(() => notifier.stop());
+    follower.start();
+    cleanups.push(() => follower.stop());
+
+    const baseUrl = address.url;
+    const rpcUrl = `${baseUrl}/v2/${secrets.devApiKey}`;
+    logger.info({ url: `${baseUrl}/v2/***`, chainId: config.chainId, hardfork: config.hardfork, head: chain.headNumber().toString() }, 'tracehook started');
+    return {
+      rpcUrl,
+      baseUrl,
+      banner: formatBanner({ version, rpcUrl, baseUrl, authToken: secrets.authToken, accounts: chain.accounts.map((a) => a.address.toString()) }),
+      logger,
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function formatBanner(info: { version: string; rpcUrl: string; baseUrl: string; authToken: string; accounts: readonly string[] }): string {
+  return [
+    `tracehook v${info.version}`,
+    '',
+    `JSON-RPC      ${info.rpcUrl}`,
+    `Management    ${info.baseUrl}/api   (header X-Service-Token: ${info.authToken})`,
+    `Health        ${info.baseUrl}/healthz  ${info.baseUrl}/readyz  ${info.baseUrl}/metrics`,
+    '',
+    'Dev accounts (10,000 ETH each by default; keys from the configured mnemonic):',
+    ...info.accounts.map((a, i) => `  (${i}) ${a}`),
+    '',
+    '',
+  ].join('\n');
+}
