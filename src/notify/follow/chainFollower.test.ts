@@ -249,6 +249,21 @@ for (const impl of followerTestDatabases) {
       expect(numbers).toEqual([7, 8, 9, 10, 11]);
     });
 
+    it('args: retainBlocks bounds the kept rows; a reorg deeper than that still resumes on the new chain', async () => {
+      source = createMemoryBlockSource({ blocks: withOrphan, call: recordedCall });
+      const watcher = await createTestWebhook(db, { type: 'ADDRESS_ACTIVITY', addresses: [b, c, d] });
+      const f = follower({ startAt: 2n, retainBlocks: 1 });
+      await f.syncOnce();
+      const kept = await db.query<{ block_number: unknown }>('SELECT block_number FROM follower_blocks WHERE network = $1 ORDER BY block_number', [NETWORK]);
+      expect(kept.map((r) => Number(r.block_number))).toEqual([10]);
+      const sentRows = await db.query<{ block_number: unknown }>('SELECT DISTINCT block_number FROM follower_deliveries WHERE network = $1', [NETWORK]);
+      expect(sentRows.map((r) => Number(r.block_number))).toEqual([10]);
+      source.setChain(canonical);
+      expect(await f.syncOnce()).toMatchObject({ reorgs: 1, retracted: 1, blocks: 2 });
+      const last = (await notificationsOf(db, watcher.id)).slice(-3).map((n) => (n.body.event.activity as Activity[]).map((x) => `${x.blockNum}:${x.toAddress}:${x.removed ?? false}`));
+      expect(last).toEqual([[`0xa:${d}:true`, `0xa:${d}:true`], [`0xa:${c}:false`], [`0xb:${d}:false`]]);
+    });
+
     it('behavior: blocks before genesis are not needed: startAt 0 processes genesis first', async () => {
       source = createMemoryBlockSource({ blocks: canonical.slice(0, 3), call: recordedCall });
       const custom = await createTestWebhook(db, { type: 'GRAPHQL', graphqlQuery: '{ block { number parent { number } } }' });

@@ -74,12 +74,14 @@ export interface ChainFollower {
 
 /** Hash of "the block before genesis": genesis's parentHash, so genesis extends it. */
 const BEFORE_GENESIS: BlockRef = { number: -1n, hash: `0x${'00'.repeat(32)}` };
+/** Pruning of retained rows runs every this many blocks (or every `retainBlocks`, if smaller). */
 const PRUNE_EVERY = 64n;
 
 export function createChainFollower(options: ChainFollowerOptions): ChainFollower {
   const { network, db, source, outbox } = options;
   const confirmations = BigInt(options.confirmations ?? 0);
-  const retain = BigInt(options.retainBlocks ?? 256);
+  const retain = BigInt(Math.max(1, options.retainBlocks ?? 256));
+  const pruneEvery = retain < PRUNE_EVERY ? retain : PRUNE_EVERY;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const nativeAsset = options.nativeAsset ?? 'ETH';
@@ -132,7 +134,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       const n = await appendAndRecord(tx, ref, events);
       await store.moveCursor(tx, network, from, ref, now);
       await store.recordBlock(tx, network, ref);
-      if (ref.number % PRUNE_EVERY === 0n) await store.pruneBelow(tx, network, ref.number - retain);
+      if (ref.number % pruneEvery === 0n) await store.pruneBelow(tx, network, ref.number - retain);
       return n;
     });
     cursor = ref;
