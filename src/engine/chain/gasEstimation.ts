@@ -27,7 +27,7 @@ async function searchGas(core: ChainCore, request: TransactionRequest, target: C
     if (allowance < hi) hi = allowance;
   }
   // A plain transfer to an account without code needs exactly the base cost (geth shortcut).
-  if (request.to && (request.data?.length ?? 0) === 0 && !request.authorizationList) {
+  if (request.to && (request.data?.length ?? 0) === 0 && !request.authorizationList && !request.accessList?.length) {
     const code = await session.stateManager.getCode(new Address(request.to));
     if (code.length === 0) {
       const outcome = await session.run(hi);

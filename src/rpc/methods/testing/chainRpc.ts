@@ -1,6 +1,9 @@
 // Test support: the embedded chain's full method table and a JSON-RPC style caller over it
 // (schema validation and handlers run for real; only HTTP framing is left out).
+import { readFileSync } from 'node:fs';
+import type { DevChainOptions } from '../../../engine/chain/chainConfig.js';
 import type { DevChain } from '../../../engine/chain/devChain.js';
+import { type TempChain, openTempChain } from '../../../engine/chain/testing/tempChain.js';
 import { RpcError, toRpcError } from '../../errors.js';
 import { createDevNamespace } from '../devNamespace.js';
 import { createEthNamespace } from '../ethNamespace.js';
@@ -36,4 +39,41 @@ export async function rpcResult<T = unknown>(table: MethodTable, method: string,
   const response = await rpc(table, method, params);
   if ('error' in response) throw new Error(`${method} failed: ${response.error.code} ${response.error.message}`);
   return response.result as T;
+}
+
+/** The Counter test contract (fixtures/contracts/Counter.sol). */
+export const COUNTER = JSON.parse(readFileSync(new URL('../../../../fixtures/contracts/build/Counter.json', import.meta.url), 'utf8')) as {
+  bytecode: string;
+  deployedBytecode: string;
+};
+/** Selectors of Counter's functions and its event topic. */
+export const COUNTER_ABI = {
+  count: '0x06661abd',
+  increment: '0xd09de08a',
+  /** fail(string) */
+  fail: '0x78122f3a',
+  incrementedTopic: '0x38ac789ed44572701765277c4d0970f2db1c1a571ed39e84358095ae4eaa5420',
+} as const;
+
+export interface ChainRpcFixture {
+  temp: TempChain;
+  table: MethodTable;
+  /** Lowercase hex addresses of dev accounts 0..9. */
+  accounts: string[];
+  /** Counter deployed by account 0 in block 1, incremented by accounts 1 and 2 in blocks 2 and 3. */
+  counter: string;
+  dispose(): Promise<void>;
+}
+
+/** A chain with Counter deployed and incremented twice, plus its method table. */
+export async function openChainRpcFixture(options: Partial<DevChainOptions> = {}): Promise<ChainRpcFixture> {
+  const temp = await openTempChain(options);
+  const table = createChainMethodTable(temp.chain);
+  const accounts = temp.chain.accounts.map((a) => a.address.toString());
+  const deploy = await rpcResult<string>(table, 'eth_sendTransaction', [{ from: accounts[0], data: COUNTER.bytecode }]);
+  const receipt = await rpcResult<{ contractAddress: string }>(table, 'eth_getTransactionReceipt', [deploy]);
+  for (const from of [accounts[1], accounts[2]]) {
+    await rpcResult(table, 'eth_sendTransaction', [{ from, to: receipt.contractAddress, data: COUNTER_ABI.increment }]);
+  }
+  return { temp, table, accounts, counter: receipt.contractAddress, dispose: () => temp.dispose() };
 }

@@ -1,0 +1,34 @@
+// debug_traceCall: runs a call on a block's state (optionally after its first `txIndex`
+// transactions, with state and block overrides) and renders the requested geth tracer. Without an
+// options object the result is a callTracer frame tree.
+import { needsOfGethTracer, renderGethTracer } from '../../engine/render/gethTracers.js';
+import { NO_CONTEXT } from '../../engine/render/types.js';
+import { hexToBytes } from '../hex.js';
+import type { debugSchema } from '../schema/debug.js';
+import { callRequestFromRpc, toEngineRequest, traceOptionsOrDefault } from './gethTraceOptions.js';
+import type { MethodHandler } from './methodTable.js';
+import type { TraceMethodDeps } from './traceMethodDeps.js';
+
+export function debug_traceCall({ tracer }: TraceMethodDeps): MethodHandler<(typeof debugSchema)['debug_traceCall']> {
+  return async ([call, blockId, options]) => {
+    const { request, timeoutMs } = traceOptionsOrDefault(options);
+    const block = await tracer.requireBlock(blockId);
+    const engineRequest = toEngineRequest(request);
+    const overrides = options?.blockOverrides;
+    const [record] = await tracer.recordCalls(
+      {
+        block,
+        txIndex: options?.txIndex,
+        stateOverrides: options?.stateOverrides && options.stateOverrides.size > 0 ? options.stateOverrides : undefined,
+        blockOverrides: overrides && {
+          ...overrides,
+          feeRecipient: overrides.feeRecipient ? hexToBytes(overrides.feeRecipient) : undefined,
+          prevRandao: overrides.prevRandao ? hexToBytes(overrides.prevRandao) : undefined,
+        },
+      },
+      [{ call: callRequestFromRpc(call), needs: needsOfGethTracer(engineRequest) }],
+      timeoutMs,
+    );
+    return renderGethTracer(record!, engineRequest, NO_CONTEXT);
+  };
+}

@@ -1,0 +1,18 @@
+// trace_callMany: runs calls one after another on a block's state, each seeing the previous
+// ones' changes, and returns one Parity result per call.
+import { needsOfParityTraceTypes, renderParityTraceResults } from '../../engine/render/parityTraceResults.js';
+import type { traceSchema } from '../schema/trace.js';
+import { callRequestFromRpc } from './gethTraceOptions.js';
+import type { MethodHandler } from './methodTable.js';
+import type { TraceMethodDeps } from './traceMethodDeps.js';
+
+export function trace_callMany({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_callMany']> {
+  return async ([calls, blockId]) => {
+    const block = await tracer.requireBlock(blockId);
+    const records = await tracer.recordCalls(
+      { block },
+      calls.map(([call, types]) => ({ call: callRequestFromRpc(call), needs: needsOfParityTraceTypes(types) })),
+    );
+    return records.map((record, i) => renderParityTraceResults(record, calls[i]![1]));
+  };
+}
