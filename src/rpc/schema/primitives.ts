@@ -57,8 +57,9 @@ export const BlockNumberOrTag = BlockTag.transform(tagToId);
 /** EIP-1898 block parameter: tag, number, hash string, `{blockNumber}` or `{blockHash, requireCanonical}`. */
 export const BlockNumberOrHash = z.union(
   [
-    BlockTag.transform(tagToId),
+    // The hash goes first: a 32-byte hex string also matches the quantity pattern (geth reads it as a hash).
     Hash32.transform((hash): BlockId => ({ kind: 'hash', hash, requireCanonical: false })),
+    BlockTag.transform(tagToId),
     z.object({ blockNumber: BlockTag }).transform(({ blockNumber }) => tagToId(blockNumber)),
     z
       .object({ blockHash: Hash32, requireCanonical: z.boolean().optional() })
