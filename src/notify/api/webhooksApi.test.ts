@@ -187,12 +187,21 @@ describe('webhooks API (sqlite)', () => {
     await listener.waitFor((rs) => rs.length === 1);
     const notification = JSON.parse(listener.requests[0]!.body) as { id: string; event: { test: boolean } };
     expect([notification.id, notification.event.test]).toEqual([eventId, true]);
-    const log = await call('GET', `/webhook-deliveries?webhook_id=${w.id}`);
+    // The listener has answered; the attempt is recorded just after.
+    let log = await call('GET', `/webhook-deliveries?webhook_id=${w.id}`);
+    for (let i = 0; i < 100 && (log.body.data as unknown[]).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      log = await call('GET', `/webhook-deliveries?webhook_id=${w.id}`);
+    }
     expect(log.body.data).toMatchObject([{ event_id: eventId, status_code: 200, response_body: 'ok', first_attempt: true, outcome: 'succeeded' }]);
     expect(await call('POST', '/replay-webhook-event', { webhook_id: w.id, event_id: eventId })).toEqual({ status: 200, body: { data: { event_id: eventId, status: 'replayed' } } });
     await listener.waitFor((rs) => rs.length === 2);
     expect(listener.requests[1]!.body).toBe(listener.requests[0]!.body);
-    const event = await call('GET', `/webhook-event?webhook_id=${w.id}&event_id=${eventId}`);
+    let event = await call('GET', `/webhook-event?webhook_id=${w.id}&event_id=${eventId}`);
+    for (let i = 0; i < 100 && (event.body.data as { attempts: number }).attempts < 2; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      event = await call('GET', `/webhook-event?webhook_id=${w.id}&event_id=${eventId}`);
+    }
     expect(event.body.data).toMatchObject({ event_id: eventId, status: 'succeeded', attempts: 2, body: listener.requests[0]!.body });
   });
 

@@ -7,7 +7,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { silentLogger, type NotifyLogger } from '../notifyLogger.js';
 import { createWebhookIds, type WebhookIds } from '../webhooks/webhookIds.js';
 import { claimDeliveries, nextWakeAt, releaseLeases, type DeliveryJob } from '../outbox/claimDeliveries.js';
-import { recordAttempt } from '../outbox/recordAttempt.js';
+import { createAttemptRecorder } from './attemptRecorder.js';
 import { nextDeliveryState, parseRetryAfterMs, type RetryScheduleOptions } from './retrySchedule.js';
 import { notificationHeaders } from './signNotification.js';
 import type { NotificationSender } from './sendNotification.js';
@@ -60,13 +60,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const userAgent = options.userAgent ?? 'Tracehook-Webhooks/1';
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${ids.attemptId().slice(4, 12)}`;
+  const recorder = createAttemptRecorder(db);
   const inFlight = new Map<string, Promise<void>>();
   let running = false;
   let ticking = false;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
-  async function attempt(job: DeliveryJob): Promise<void> {
+  /** Runs one attempt; returns the webhook's next first-time delivery when it was leased on the way. */
+  async function attempt(job: DeliveryJob): Promise<DeliveryJob | null> {
     const attemptedAt = clock.now();
     const body = Buffer.from(job.body, 'utf8');
     const result = await options.sender.send(job.url, body, notificationHeaders(job.eventId, body, job.signingKeys, attemptedAt, userAgent));
@@ -83,20 +85,33 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       options.retry,
     );
     const log = { id: ids.attemptId(), attemptedAt, latencyMs: result.latencyMs, statusCode: result.statusCode, error: result.error, responseBody: result.responseBody };
-    const recorded = await recordAttempt(db, job, log, next, options.autoPauseAfterMs);
+    // While running, a finished first-time attempt leases its webhook's next event in the same
+    // transaction, so an ordered stream needs no extra claim round trip per event.
+    const continueWith = running && !job.firstAttempted ? { workerId, nowMs: clock.now(), leaseMs: options.leaseMs, limit: 1 } : undefined;
+    const recorded = await recorder.record({ job, attempt: log, next, autoPauseAfterMs: options.autoPauseAfterMs, continueWith });
     const fields = { webhookId: job.webhookId, eventId: job.eventId, statusCode: result.statusCode, outcome: recorded.outcome };
     if (recorded.outcome === 'succeeded') logger.debug({ ...fields, latencyMs: result.latencyMs }, 'webhook delivered');
     else logger.warn({ ...fields, error: result.error, nextAttemptAt: next.status === 'pending' ? next.nextAttemptAt : undefined }, 'webhook delivery failed');
     if (recorded.autoPaused) logger.warn({ webhookId: job.webhookId }, 'webhook paused after failing continuously');
+    return recorded.next;
   }
 
   function launch(job: DeliveryJob): Promise<void> {
-    const p = attempt(job)
-      .catch((error: unknown) => logger.error({ webhookId: job.webhookId, eventId: job.eventId, err: error }, 'webhook attempt not recorded; it returns when its lease expires'))
-      .finally(() => {
+    inFlight.set(job.eventId, Promise.resolve());
+    const p = attempt(job).then(
+      (chained) => {
         inFlight.delete(job.eventId);
+        // The chained job takes this one's slot; other work is found by the poll timer or a wake.
+        if (chained && running) void launch(chained);
+        else if (chained) void releaseLeases(db, workerId, [chained.eventId]).catch(() => undefined);
+        else if (running) wake();
+      },
+      (error: unknown) => {
+        inFlight.delete(job.eventId);
+        logger.error({ webhookId: job.webhookId, eventId: job.eventId, err: error }, 'webhook attempt not recorded; it returns when its lease expires');
         if (running) wake();
-      });
+      },
+    );
     inFlight.set(job.eventId, p);
     return p;
   }

@@ -32,7 +32,8 @@ const CHUNK_ROWS = 200;
 const defaultIds = createWebhookIds();
 
 /**
- * Appends events in the caller's transaction. Per webhook, events keep the order of `events`.
+ * Appends events in the caller's transaction. Per webhook, events keep the order of `events`;
+ * the returned list is grouped by webhook.
  * Events of unknown or inactive (`is_active = 0`) webhooks are skipped, not errors, so a webhook
  * deleted or switched off while a block is being processed does not block the follower.
  *
@@ -50,7 +51,9 @@ export async function appendEvents(tx: SqlExecutor, events: readonly OutboxEvent
     else byWebhook.set(e.webhookId, [e]);
   }
   const appended: AppendedEvent[] = [];
-  for (const [webhookId, list] of byWebhook) {
+  // Webhook rows are locked in id order, like every multi-webhook transaction (no deadlocks).
+  for (const webhookId of [...byWebhook.keys()].sort()) {
+    const list = byWebhook.get(webhookId)!;
     // Serialise first: a non-JSON event throws before anything of this webhook is written.
     const rows = list.map((e) => {
       const id = ids.eventId();

@@ -127,6 +127,25 @@ export async function claimDeliveries(db: SqlDatabase, options: ClaimOptions): P
   });
 }
 
+/**
+ * Leases the next first-time delivery of one webhook, if it is due and the webhook is delivering;
+ * runs inside the caller's transaction (the one recording the previous attempt), so a worker can
+ * continue a webhook's ordered stream without a separate claim round trip.
+ */
+export async function claimNextHead(tx: SqlExecutor, dialect: SqlDatabase['dialect'], webhookId: string, options: ClaimOptions): Promise<DeliveryJob | null> {
+  const lock = dialect === 'postgres' ? 'FOR UPDATE OF d SKIP LOCKED' : '';
+  const rows = await tx.query<JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM webhooks w
+      JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.seq = w.first_done_seq + 1
+      JOIN webhook_events e ON e.id = d.event_id
+      WHERE w.id = $2 AND ${DELIVERING} AND w.last_event_seq > w.first_done_seq
+        AND d.status = 'pending' AND d.first_attempted = 0 AND d.next_attempt_at <= $1 AND ${LEASE_FREE} ${lock}`,
+    [options.nowMs, webhookId],
+  );
+  const [job] = await takeLeases(tx, rows, options);
+  return job ?? null;
+}
+
 /** Gives back this worker's leases (all, or only `eventIds`) so another worker can take them at once. */
 export async function releaseLeases(db: SqlExecutor, workerId: string, eventIds?: readonly string[]): Promise<number> {
   if (!eventIds) return db.execute('UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1', [workerId]);

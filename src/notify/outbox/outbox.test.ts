@@ -4,7 +4,7 @@ import { notifyTestDatabases, insertTestWebhook } from '../testing/notifyTestDat
 import { createWebhookRepository } from '../webhooks/webhookRepository.js';
 import { appendEvents } from './appendEvents.js';
 import { claimDeliveries, nextWakeAt, releaseLeases, type DeliveryJob } from './claimDeliveries.js';
-import { recordAttempt, type NextState } from './recordAttempt.js';
+import { recordAttempt, recordAttempts, type NextState } from './recordAttempt.js';
 import { getEvent, listAttempts, listEvents, replayEvent, replayFailedSince } from './deliveryLog.js';
 
 const T0 = 1_700_000_000_000;
@@ -92,6 +92,32 @@ for (const impl of notifyTestDatabases) {
       // The retry is claimed independently once due, while a's second event is still in flight.
       const retry = await claim('w3', T0 + 1_000);
       expect(retry.map((j) => [j.eventId, j.firstAttempted])).toEqual([[ea[0]!.id, true]]);
+    });
+
+    it('behavior: recording a first-time attempt can lease the webhook\'s next event in the same transaction', async () => {
+      const repo = createWebhookRepository(db);
+      const w = await insertTestWebhook(db, 'http://127.0.0.1:1/hook');
+      const events = await append(w.id, 3);
+      const [job] = await claim('w', T0);
+      const cont = { workerId: 'w', nowMs: T0 + 1, leaseMs: LEASE, limit: 1 };
+      const r = await recordAttempt(db, job!, bad(job!, T0 + 1), retryAt(T0 + 500), null, cont);
+      expect(r.next!.eventId).toBe(events[1]!.id);
+      expect(await claim('other', T0 + 2)).toEqual([]);
+      // A retry's result does not chain, and a paused webhook chains nothing.
+      await repo.update(w.id, { pausedAt: T0, pausedReason: 'manual' }, T0);
+      const r2 = await recordAttempt(db, r.next!, ok(r.next!, T0 + 3), succeeded(T0 + 3), null, { ...cont, nowMs: T0 + 3 });
+      expect([r2.outcome, r2.next]).toEqual(['succeeded', null]);
+    });
+
+    it('behavior: several results record in one transaction, each chaining its own webhook', async () => {
+      const hooks = [await insertTestWebhook(db, 'http://127.0.0.1:1/a'), await insertTestWebhook(db, 'http://127.0.0.1:1/b')];
+      const appended = await Promise.all(hooks.map((h) => append(h.id, 2)));
+      const jobs = await claim('w', T0);
+      const cont = { workerId: 'w', nowMs: T0 + 1, leaseMs: LEASE, limit: 1 };
+      const results = await recordAttempts(db, jobs.map((job) => ({ job, attempt: ok(job, T0 + 1), next: succeeded(T0 + 1), autoPauseAfterMs: null, continueWith: cont })));
+      expect(results.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
+      expect(results.map((r) => r.next!.eventId).sort()).toEqual(appended.map((a) => a[1]!.id).sort());
+      expect(results.map((r, i) => r.next!.webhookId === jobs[i]!.webhookId)).toEqual([true, true]);
     });
 
     it('behavior: a crashed worker\'s lease expires and its late result is only logged', async () => {
