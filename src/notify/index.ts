@@ -2,6 +2,9 @@
 // append + delivery worker), the management API route, and the types the follower needs.
 export { createNotifier, type Notifier, type NotifierOptions } from './createNotifier.js';
 export { createWebhooksApi, isWebhooksApiPath, type WebhooksApiOptions } from './api/webhooksApi.js';
+export { defineRoute, type ApiRoute, type ApiDeps } from './api/apiRoute.js';
+export { parseBody, invalidField } from './api/apiSchemas.js';
+export { loadWebhook, queryWebhookId, queryPage } from './api/apiQuery.js';
 export { appendEvents, type OutboxEvent, type AppendedEvent, type AppendEventsOptions } from './outbox/appendEvents.js';
 export { findActiveWebhooks, findAddressSubscribers, findNftSubscribers } from './webhooks/webhookSubscriptions.js';
 export { createWebhookRepository, type WebhookRepository } from './webhooks/webhookRepository.js';

@@ -5,7 +5,10 @@ import { notifyTestDatabases } from '../testing/notifyTestDatabases.js';
 import { startRouteServer, type RouteServer } from '../testing/startRouteServer.js';
 import { startTestListener, type TestListener } from '../testing/testListener.js';
 import type { WebhookTier } from '../webhooks/webhookTypes.js';
+import { z } from 'zod';
 import { createWebhooksApi, isWebhooksApiPath } from './webhooksApi.js';
+import { defineRoute } from './apiRoute.js';
+import { loadWebhook } from './apiQuery.js';
 
 const TOKEN = 'test-auth-token-0123456789';
 const A1 = '0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c';
@@ -255,6 +258,37 @@ describe('webhooks API (sqlite)', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations).toEqual(expect.arrayContaining(['POST /create-webhook', 'GET /team-webhooks', 'PUT /update-webhook', 'DELETE /delete-webhook', 'PATCH /update-webhook-addresses', 'PUT /update-webhook-addresses', 'GET /webhook-addresses', 'PATCH /update-webhook-nft-filters', 'GET /webhook-nft-filters', 'GET /webhook-deliveries', 'POST /replay-webhook-event', 'POST /replay-failed-webhook-events', 'POST /send-test-webhook', 'POST /rotate-webhook-signing-key', 'POST /pause-webhook', 'POST /resume-webhook', 'GET /openapi.json']));
     expect(doc.paths['/create-webhook']!.post!.requestBody).toMatchObject({ content: { 'application/json': { schema: { required: ['network', 'webhook_type', 'webhook_url'] } } } });
+  });
+
+  it('args: extra routes share the prefix, token, validation and OpenAPI document', async () => {
+    await server.close();
+    const api = createWebhooksApi({
+      db,
+      notifier,
+      authToken: TOKEN,
+      extraRoutes: (deps) => [
+        defineRoute({
+          method: 'POST',
+          path: '/backfill-webhook',
+          operationId: 'backfill-webhook',
+          summary: 'test route',
+          tag: 'Deliveries',
+          body: z.object({ webhook_id: z.string(), from_block: z.number({ error: 'must be a block number' }) }),
+          response: { type: 'object' },
+          async handle({ body }) {
+            const w = await loadWebhook(deps.repo, body.webhook_id);
+            return { data: { id: w.id, from: body.from_block } };
+          },
+        }),
+      ],
+    });
+    server = await startRouteServer(api);
+    const w = await created();
+    expect(await call('POST', '/backfill-webhook', { webhook_id: w.id, from_block: 7 })).toEqual({ status: 200, body: { data: { id: w.id, from: 7 } } });
+    expect((await call('POST', '/backfill-webhook', { webhook_id: w.id, from_block: 'x' })).body.message).toBe('from_block: must be a block number');
+    expect((await call('POST', '/backfill-webhook', { webhook_id: w.id }, {})).status).toBe(401);
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(doc.paths['/backfill-webhook']).toBeDefined();
   });
 
   it('args: the API owns /api/* except the keys API', () => {

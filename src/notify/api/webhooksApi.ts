@@ -36,6 +36,11 @@ export interface WebhooksApiOptions {
   prefix?: string;
   /** Shown in the OpenAPI document. */
   version?: string;
+  /**
+   * More endpoints under the same prefix, token and error handling (e.g. the follower's backfill
+   * request); built with `defineRoute` and the same deps, and listed in the OpenAPI document.
+   */
+  extraRoutes?: (deps: ApiDeps) => ApiRoute[];
 }
 
 /** True for paths this API answers: everything under the prefix except the keys API. */
@@ -62,7 +67,7 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
     networks: options.networks ?? ['ETH_MAINNET'],
     tier: options.tier ?? options.notifier.tier ?? 'enterprise',
   };
-  const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps)];
+  const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
   let openApiText: string | undefined;
 
   function authenticated(req: IncomingMessage): boolean {
