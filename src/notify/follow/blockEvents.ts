@@ -97,21 +97,26 @@ async function addressEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<
   return out;
 }
 
+/** NFT filter contract that stands for every ERC-721 and ERC-1155 contract of the network. */
+export const EVERY_NFT_CONTRACT = '*';
+
 async function nftEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<WebhookEvent[]> {
   const contracts = new Set<string>();
   for (const t of input.transfers) if (t.category === 'erc721' || t.category === 'erc1155') contracts.add(t.contract);
   if (!contracts.size) return [];
-  const filtersBy = new Map<string, NftFilterSpec[]>();
-  for (const { webhookId, contractAddress, tokenId } of await findNftSubscribers(tx, input.network, [...contracts])) {
+  const filtersBy = new Map<string, { filters: NftFilterSpec[]; everyNft: boolean }>();
+  for (const { webhookId, contractAddress, tokenId } of await findNftSubscribers(tx, input.network, [...contracts, EVERY_NFT_CONTRACT])) {
     if (!input.include(webhookId)) continue;
-    const list = filtersBy.get(webhookId) ?? [];
-    list.push({ contractAddress, tokenId });
-    filtersBy.set(webhookId, list);
+    const entry = filtersBy.get(webhookId) ?? { filters: [], everyNft: false };
+    if (contractAddress === EVERY_NFT_CONTRACT) entry.everyNft = true;
+    else entry.filters.push({ contractAddress, tokenId });
+    filtersBy.set(webhookId, entry);
   }
   const blockNumber = BigInt(input.block.header.number);
   const out: WebhookEvent[] = [];
   for (const webhookId of [...filtersBy.keys()].sort()) {
-    const activity = selectNftActivity(input.transfers, createNftMatcher(filtersBy.get(webhookId)!), blockNumber);
+    const { filters, everyNft } = filtersBy.get(webhookId)!;
+    const activity = selectNftActivity(input.transfers, createNftMatcher(filters, everyNft), blockNumber);
     if (activity.length) out.push({ webhookId, type: 'NFT_ACTIVITY', event: { network: input.network, activity } });
   }
   return out;

@@ -107,6 +107,7 @@ for (const impl of followerTestDatabases) {
     it('behavior: NFT_ACTIVITY and GRAPHQL webhooks get their own payloads; empty Custom results are skipped on request', async () => {
       source = createMemoryBlockSource({ blocks: canonical.slice(0, 10), call: recordedCall });
       const nftHook = await createTestWebhook(db, { type: 'NFT_ACTIVITY', nftFilters: [{ contractAddress: nft, tokenId: '7' }] });
+      const everyNft = await createTestWebhook(db, { type: 'NFT_ACTIVITY', nftFilters: [{ contractAddress: '*', tokenId: null }] });
       const query = `{ block { number logs(filter: {addresses: ["${token}"]}) { transaction { hash } } } }`;
       const custom = await createTestWebhook(db, { type: 'GRAPHQL', graphqlQuery: query });
       const customSkip = await createTestWebhook(db, { type: 'GRAPHQL', graphqlQuery: query, skipEmptyMessages: true });
@@ -117,6 +118,9 @@ for (const impl of followerTestDatabases) {
         ['0x0000000000000000000000000000000000000000', a, nft, '0x7', 'erc721'],
         [a, b, nft, '0x7', 'erc721'],
       ]);
+      // The '*' contract follows every NFT of the network: 4 ERC-721 then 5 ERC-1155 transfers.
+      const every = (await notificationsOf(db, everyNft.id)).map((n) => (n.body.event.activity as Activity[]).map((x) => x.category));
+      expect(every).toEqual([['erc721', 'erc721', 'erc721', 'erc721'], ['erc1155', 'erc1155', 'erc1155', 'erc1155', 'erc1155']]);
       const all = await notificationsOf(db, custom.id);
       expect(all.map((n) => [n.body.event.sequenceNumber, (n.body.event.data as { block: { number: number } }).block.number])).toEqual(
         [2, 3, 4, 5, 6, 7, 8, 9].map((block, i) => [String(i + 1), block]),
