@@ -195,7 +195,7 @@ describe('operations', () => {
   it('default: every answer has a request id; a sane incoming one is kept', async () => {
     t = await startTestGateway();
     const generated = await post(`${t.url}/v2/${t.keys.free}`, rpcBody('eth_chainId'));
-    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     const kept = await post(`${t.url}/v2/${t.keys.free}`, rpcBody('eth_chainId'), { 'content-type': 'application/json', 'x-request-id': 'trace-abc.123' });
     expect(kept.headers.get('x-request-id')).toBe('trace-abc.123');
     const replaced = await post(`${t.url}/v2/${t.keys.free}`, rpcBody('eth_chainId'), { 'content-type': 'application/json', 'x-request-id': 'bad id\u00ff' });
@@ -282,5 +282,38 @@ describe('shutdown', () => {
     expect(usage).toEqual([expect.objectContaining({ method: 'test_sleep', requests: 1, computeUnits: 20 })]);
     await t.db.close();
     t = undefined;
+  });
+});
+
+describe('matchRpcPath', () => {
+  it('args: accepted and refused endpoint paths', async () => {
+    const { matchRpcPath } = await import('./app.js');
+    const { createNetworkRouter } = await import('./router/networkRouter.js');
+    const main = createNetworkRouter({ name: 'mainnet', table: createTestTable() });
+    const sepolia = createNetworkRouter({ name: 'sepolia', table: createTestTable() });
+    const nets = new Map([
+      ['mainnet', main],
+      ['sepolia', sepolia],
+    ]);
+    const m = (p: string) => {
+      const r = matchRpcPath(p, nets, main);
+      if (!r) return 'none';
+      return 'unknownNetwork' in r ? `unknown:${r.unknownNetwork}` : `${r.network.name}:${r.apiKey ?? '-'}`;
+    };
+    expect(['/v2', '/v2/', '/v2/K', '/v2/K/', '/v2/K/x', '/v2x', '/sepolia/v2/K', '/sepolia/v2', '/sepolia/v2x', '/goerli/v2/K', '/api/keys', '/a/b/v2/K', '/'].map(m)).toEqual([
+      'mainnet:-',
+      'mainnet:-',
+      'mainnet:K',
+      'mainnet:K',
+      'none',
+      'none',
+      'sepolia:K',
+      'sepolia:-',
+      'none',
+      'unknown:goerli',
+      'none',
+      'none',
+      'none',
+    ]);
   });
 });

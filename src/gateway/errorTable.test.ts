@@ -8,7 +8,7 @@ let t: TestGateway;
 let v2: (tier?: 'free' | 'payg' | 'enterprise') => string;
 
 beforeAll(async () => {
-  t = await startTestGateway({ limits: { maxBodyBytes: 64 * 1024, maxBatchSize: 20, bodyTimeoutMs: 300 } });
+  t = await startTestGateway({ limits: { maxBodyBytes: 64 * 1024, maxBatchSize: 20, requestTimeoutMs: 300 } });
   v2 = (tier = 'enterprise') => `${t.url}/v2/${t.keys[tier]}`;
 });
 afterAll(async () => t.close());
@@ -168,7 +168,7 @@ describe('error table over HTTP', () => {
       req.write('{"jsonrpc":');
     });
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: -32600, message: 'Request body not received within 300 ms' } });
+    expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: request not received in time' } });
   });
 
   it('error: an unknown network answers 404', async () => {

@@ -16,7 +16,7 @@ let url: string;
 
 beforeAll(async () => {
   t = await startTestGateway({
-    limits: { maxBatchSize: MAX_BATCH, maxBodyBytes: MAX_BODY, headersTimeoutMs: 400, bodyTimeoutMs: 400, requestTimeoutMs: 1000 },
+    limits: { maxBatchSize: MAX_BATCH, maxBodyBytes: MAX_BODY, headersTimeoutMs: 400, requestTimeoutMs: 1000 },
   });
   url = `${t.url}/v2/${t.keys.enterprise}`;
 });

@@ -17,11 +17,9 @@ export interface GatewayLimits {
   maxBodyBytes: number;
   /** Most elements in one batch; more answers HTTP 413. */
   maxBatchSize: number;
-  /** Whole-body deadline after the headers arrived; slower answers HTTP 408. */
-  bodyTimeoutMs: number;
   /** Deadline for the request headers (slowloris guard). */
   headersTimeoutMs: number;
-  /** Deadline for receiving the whole request. */
+  /** Deadline for receiving the whole request, body included; slower answers HTTP 408. */
   requestTimeoutMs: number;
   /** Idle keep-alive connections are closed after this. */
   keepAliveTimeoutMs: number;
@@ -36,7 +34,6 @@ export interface GatewayLimits {
 export const DEFAULT_LIMITS: GatewayLimits = {
   maxBodyBytes: 5 * 1024 * 1024,
   maxBatchSize: 1000,
-  bodyTimeoutMs: 10_000,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,

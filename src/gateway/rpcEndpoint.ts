@@ -7,14 +7,16 @@ import type { Logger } from 'pino';
 import type { ApiKeyRecord } from '../store/types.js';
 import { InternalError, InvalidRequestError, PayloadTooLargeError, RateLimitedError, RpcError, toRpcError } from '../rpc/errors.js';
 import type { RpcContext } from '../rpc/methods/methodTable.js';
-import { BodyTimeoutError, BodyTooLargeError, readBody } from '../http/readBody.js';
+import { BodyTooLargeError } from '../http/readBody.js';
+import { readRequestBody } from './framing/readRequestBody.js';
 import { decodeBody, type DecodedBody, type JsonRpcId } from './framing/decodeRequest.js';
 import { encodeBatch, encodeError, encodeResult } from './framing/encodeResponse.js';
 import { admit, type AdmissionDeps, type AdmittedItem } from './middleware/admission.js';
 import { authenticate } from './middleware/authenticate.js';
 import type { KeyCache } from './keys/keyCache.js';
 import type { NetworkRouter } from './router/networkRouter.js';
-import type { RateLimiter } from './policy/tokenBucket.js';
+import type { RateDecision, RateLimiter } from './policy/tokenBucket.js';
+import type { HeaderList } from './cors.js';
 import type { UsageRecorder } from './usage/usageRecorder.js';
 import type { GatewayMetrics } from './ops/gatewayMetrics.js';
 
@@ -26,7 +28,6 @@ export interface RpcEndpointDeps extends AdmissionDeps {
   logger: Logger;
   maxBodyBytes: number;
   maxBatchSize: number;
-  bodyTimeoutMs: number;
 }
 
 export interface RpcRequest {
@@ -34,8 +35,8 @@ export interface RpcRequest {
   network: NetworkRouter;
   /** The key segment of the path, if any. */
   apiKey: string | undefined;
-  /** Headers every answer carries (request id, CORS). */
-  headers: Readonly<Record<string, string>>;
+  /** Headers every answer carries (request id, CORS), as a flat name/value list. */
+  headers: HeaderList;
 }
 
 /** What the endpoint did, for the access log and HTTP metrics. */
@@ -48,23 +49,45 @@ export interface RpcOutcome {
 type RunItem = Extract<AdmittedItem, { kind: 'run' }>;
 
 function isJsonContentType(value: string): boolean {
-  const type = value.split(';', 1)[0]!.trim().toLowerCase();
+  const semi = value.indexOf(';');
+  const type = (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase();
   return type === 'application/json' || type === 'application/json-rpc';
 }
 
+/**
+ * The call context. Its AbortSignal (aborted when the client disconnects before the answer) is
+ * created only if a handler reads it, which keeps cheap calls cheap.
+ */
+class CallContext implements RpcContext {
+  #controller: AbortController | undefined;
+  constructor(
+    readonly requestId: string,
+    private readonly res: ServerResponse,
+  ) {}
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      const controller = (this.#controller = new AbortController());
+      const res = this.res;
+      if (res.destroyed && !res.writableFinished) controller.abort();
+      else res.once('close', () => !res.writableFinished && controller.abort());
+    }
+    return this.#controller.signal;
+  }
+}
+
+const CLOSE: HeaderList = ['Connection', 'close'];
+const ALLOW_POST: HeaderList = ['Allow', 'POST, OPTIONS'];
+
 export function createRpcEndpoint(deps: RpcEndpointDeps) {
-  const send = (res: ServerResponse, request: RpcRequest, status: number, body: string, extra?: Record<string, string>) => {
+  const send = (res: ServerResponse, request: RpcRequest, status: number, body: string, extra?: HeaderList) => {
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, {
-      ...request.headers,
-      ...extra,
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(body)),
-    });
+    const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...request.headers];
+    if (extra) headers.push(...extra);
+    res.writeHead(status, headers);
     res.end(body);
   };
 
-  const fail = (res: ServerResponse, request: RpcRequest, error: RpcError, id: JsonRpcId = null, extra?: Record<string, string>): number => {
+  const fail = (res: ServerResponse, request: RpcRequest, error: RpcError, id: JsonRpcId = null, extra?: HeaderList): number => {
     send(res, request, error.httpStatus, encodeError(id, error), extra);
     return error.httpStatus;
   };
@@ -99,17 +122,14 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
   const readRequest = async (req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<DecodedBody | number> => {
     let body: Buffer;
     try {
-      body = await readBody(req, { maxBytes: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs });
+      body = await readRequestBody(req, deps.maxBodyBytes);
     } catch (error) {
-      const close = { Connection: 'close' };
       if (error instanceof BodyTooLargeError) {
-        return fail(res, request, new PayloadTooLargeError(`Request body exceeds the limit of ${deps.maxBodyBytes} bytes`), null, close);
+        return fail(res, request, new PayloadTooLargeError(`Request body exceeds the limit of ${deps.maxBodyBytes} bytes`), null, CLOSE);
       }
-      if (error instanceof BodyTimeoutError) {
-        return fail(res, request, new InvalidRequestError(`Request body not received within ${deps.bodyTimeoutMs} ms`, { httpStatus: 408 }), null, close);
-      }
+      // The client went away, or the server's request timeout answered 408 already.
       res.destroy();
-      return 499; // the client went away mid-body
+      return 499;
     }
     try {
       return decodeBody(body, { maxBatchSize: deps.maxBatchSize });
@@ -118,20 +138,32 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     }
   };
 
-  const enforceQuota = async (key: ApiKeyRecord, items: readonly AdmittedItem[]): Promise<RateLimitedError | undefined> => {
+  const admitted = (key: ApiKeyRecord, items: readonly AdmittedItem[]) => {
     let total = 0;
-    for (const item of items) if (item.kind === 'run') total += item.cost;
-    const limit = deps.tiers.limit(key.tier);
-    if (limit && total > 0) {
-      const decision = await deps.limiter.take(key.id, total, limit);
-      if (!decision.ok) {
-        deps.metrics.rateLimited(key.tier);
-        return new RateLimitedError(decision.retryAfterSec);
-      }
+    for (const item of items) {
+      if (item.kind !== 'run') continue;
+      total += item.cost;
+      deps.usage.record(key.id, item.metricMethod, item.cost);
     }
     deps.metrics.computeUnits(key.tier, total);
-    for (const item of items) if (item.kind === 'run') deps.usage.record(key.id, item.metricMethod, item.cost);
-    return undefined;
+  };
+
+  /**
+   * Takes the items' compute units from the key's bucket: undefined when admitted, the 429 error
+   * when not. Synchronous unless the limiter is (e.g. a shared one over the network).
+   */
+  const enforceQuota = (key: ApiKeyRecord, items: readonly AdmittedItem[]): RateLimitedError | undefined | Promise<RateLimitedError | undefined> => {
+    const limit = deps.tiers.limit(key.tier);
+    let total = 0;
+    for (const item of items) if (item.kind === 'run') total += item.cost;
+    if (!limit || total === 0) return void admitted(key, items);
+    const decide = (decision: RateDecision) => {
+      if (decision.ok) return void admitted(key, items);
+      deps.metrics.rateLimited(key.tier);
+      return new RateLimitedError(decision.retryAfterSec);
+    };
+    const decision = deps.limiter.take(key.id, total, limit);
+    return decision instanceof Promise ? decision.then(decide) : decide(decision);
   };
 
   /** Handles one HTTP request to the endpoint; resolves once the answer is written. */
@@ -139,26 +171,27 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const outcome: RpcOutcome = { status: 0, methods: '' };
     if (req.method !== 'POST') {
       const error = new InvalidRequestError(`HTTP method ${req.method ?? ''} is not allowed: send JSON-RPC requests with POST`, { httpStatus: 405 });
-      outcome.status = fail(res, request, error, null, { Allow: 'POST, OPTIONS' });
+      outcome.status = fail(res, request, error, null, ALLOW_POST);
       return outcome;
     }
     const contentType = req.headers['content-type'];
     if (contentType !== undefined && !isJsonContentType(contentType)) {
       const error = new InvalidRequestError(`Unsupported Content-Type ${contentType.slice(0, 100)}: use application/json`, { httpStatus: 415 });
-      outcome.status = fail(res, request, error, null, { Connection: 'close' });
+      outcome.status = fail(res, request, error, null, CLOSE);
       return outcome;
     }
 
     let key: ApiKeyRecord;
     try {
-      key = await authenticate(deps.keyCache, request.apiKey, req.headers.origin);
+      const found = authenticate(deps.keyCache, request.apiKey, req.headers.origin);
+      key = found instanceof Promise ? await found : found;
     } catch (error) {
       if (!(error instanceof RpcError)) {
         deps.logger.error({ reqId: request.requestId, err: error }, 'API key lookup failed');
-        outcome.status = fail(res, request, new InternalError(request.requestId, { cause: error }), null, {});
+        outcome.status = fail(res, request, new InternalError(request.requestId, { cause: error }));
         return outcome;
       }
-      outcome.status = fail(res, request, error, null, { Connection: 'close' });
+      outcome.status = fail(res, request, error, null, CLOSE);
       return outcome;
     }
 
@@ -168,12 +201,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       return outcome;
     }
 
-    const controller = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) controller.abort();
-    };
-    res.once('close', onClose);
-    const ctx: RpcContext = { requestId: request.requestId, signal: controller.signal };
+    const ctx = new CallContext(request.requestId, res);
 
     if (!decoded.batch) {
       const item = admit(decoded.item, key, request.network, deps);
@@ -184,15 +212,17 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
         outcome.status = fail(res, request, item.error, item.id);
         return outcome;
       }
-      const limited = await enforceQuota(key, [item]);
+      const quota = enforceQuota(key, [item]);
+      const limited = quota instanceof Promise ? await quota : quota;
       if (limited) {
-        outcome.status = fail(res, request, limited, item.kind === 'run' ? item.call.id : item.id, { 'Retry-After': String(limited.retryAfterSec) });
+        outcome.status = fail(res, request, limited, item.kind === 'run' ? item.call.id : item.id, ['Retry-After', String(limited.retryAfterSec)]);
         return outcome;
       }
-      const text = await answerItem(item, request, ctx);
+      const answer = answerItem(item, request, ctx);
+      const text = answer instanceof Promise ? await answer : answer;
       outcome.status = text === undefined ? 204 : 200;
       if (text === undefined) {
-        res.writeHead(204, request.headers);
+        res.writeHead(204, [...request.headers]);
         res.end();
       } else send(res, request, 200, text);
       return outcome;
@@ -202,14 +232,14 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     outcome.methods = `batch(${items.length})`;
     const limited = await enforceQuota(key, items);
     if (limited) {
-      outcome.status = fail(res, request, limited, null, { 'Retry-After': String(limited.retryAfterSec) });
+      outcome.status = fail(res, request, limited, null, ['Retry-After', String(limited.retryAfterSec)]);
       return outcome;
     }
     const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx)));
     const answered = parts.filter((p): p is string => p !== undefined);
     if (answered.length === 0) {
       outcome.status = 204;
-      res.writeHead(204, request.headers);
+      res.writeHead(204, [...request.headers]);
       res.end();
     } else {
       outcome.status = 200;

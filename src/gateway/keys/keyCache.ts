@@ -16,6 +16,8 @@ export interface KeyCacheOptions {
 }
 
 export interface KeyCache {
+  /** The cached answer for a secret (a key or null), or undefined when it must be looked up. */
+  peek(secret: string): ApiKeyRecord | null | undefined;
   /** The active or inactive key for a secret, or null when no key has that secret. */
   lookup(secret: string): Promise<ApiKeyRecord | null>;
   /** Drops every cached entry of a key (after revoke or update in this process). */
@@ -60,11 +62,19 @@ export function createKeyCache(options: KeyCacheOptions): KeyCache {
     return promise;
   };
 
+  const peek = (secret: string): ApiKeyRecord | null | undefined => {
+    const hit = entries.get(secret);
+    if (!hit) return undefined;
+    if (hit.expiresAt > options.clock.now()) return hit.record;
+    entries.delete(secret);
+    return undefined;
+  };
+
   return {
+    peek,
     lookup(secret) {
-      const hit = entries.get(secret);
-      if (hit && hit.expiresAt > options.clock.now()) return Promise.resolve(hit.record);
-      if (hit) entries.delete(secret);
+      const hit = peek(secret);
+      if (hit !== undefined) return Promise.resolve(hit);
       return pending.get(secret) ?? load(secret);
     },
     invalidate(keyId) {

@@ -5,11 +5,7 @@ import { ForbiddenError, UnauthorizedError } from '../../rpc/errors.js';
 import type { KeyCache } from '../keys/keyCache.js';
 import { isValidApiKey } from '../keys/apiKeys.js';
 
-/** Resolves the key record or throws UnauthorizedError/ForbiddenError. */
-export async function authenticate(keyCache: KeyCache, secret: string | undefined, origin: string | undefined): Promise<ApiKeyRecord> {
-  if (!secret) throw new UnauthorizedError('Must be authenticated! Missing API key: send requests to /v2/<API_KEY>');
-  // Malformed secrets cannot exist in the store, so they never reach it (or the cache).
-  const key = isValidApiKey(secret) ? await keyCache.lookup(secret) : null;
+function check(key: ApiKeyRecord | null, origin: string | undefined): ApiKeyRecord {
   if (!key) throw new UnauthorizedError('Must be authenticated! Unknown API key');
   if (!key.active) throw new ForbiddenError('API key is inactive (revoked)');
   if (key.allowedOrigins) {
@@ -20,4 +16,17 @@ export async function authenticate(keyCache: KeyCache, secret: string | undefine
     }
   }
   return key;
+}
+
+/**
+ * The key record, synchronously when the key cache has it (the common case), else a promise.
+ * Throws (or rejects with) UnauthorizedError/ForbiddenError.
+ */
+export function authenticate(keyCache: KeyCache, secret: string | undefined, origin: string | undefined): ApiKeyRecord | Promise<ApiKeyRecord> {
+  if (!secret) throw new UnauthorizedError('Must be authenticated! Missing API key: send requests to /v2/<API_KEY>');
+  // Malformed secrets cannot exist in the store, so they never reach it (or the cache).
+  if (!isValidApiKey(secret)) throw new UnauthorizedError('Must be authenticated! Unknown API key');
+  const cached = keyCache.peek(secret);
+  if (cached !== undefined) return check(cached, origin);
+  return keyCache.lookup(secret).then((key) => check(key, origin));
 }

@@ -1,7 +1,8 @@
 // The gateway's Prometheus metrics: HTTP responses, JSON-RPC calls (count, errors by code,
 // latency) per method, compute units and throttling per tier, trace durations, process memory.
+// Series are cached per label set, so recording a call allocates nothing once warm.
 import type { ApiKeyTier } from '../../store/types.js';
-import type { MetricsRegistry } from './metricsRegistry.js';
+import type { CounterChild, HistogramChild, MetricsRegistry } from './metricsRegistry.js';
 import { createMetricsRegistry } from './metricsRegistry.js';
 
 const LATENCY_BUCKETS_SEC = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -20,14 +21,29 @@ export function isTraceMethod(method: string): boolean {
   return method.startsWith('trace_') || method.startsWith('debug_trace');
 }
 
+interface CallSeries {
+  calls: CounterChild;
+  errors: CounterChild | undefined;
+  latency: HistogramChild;
+  trace: HistogramChild | undefined;
+}
+
+/** A two-level cache of label-bound series. */
+function memo<A, B, V>(make: (a: A, b: B) => V): (a: A, b: B) => V {
+  const outer = new Map<A, Map<B, V>>();
+  return (a, b) => {
+    let inner = outer.get(a);
+    if (!inner) outer.set(a, (inner = new Map()));
+    let v = inner.get(b);
+    if (v === undefined) inner.set(b, (v = make(a, b)));
+    return v;
+  };
+}
+
 export function createGatewayMetrics(): GatewayMetrics {
   const registry = createMetricsRegistry();
   const http = registry.counter('tracehook_http_responses_total', 'HTTP responses by route and status.', ['route', 'status']);
-  const calls = registry.counter(
-    'tracehook_rpc_calls_total',
-    'JSON-RPC calls by network, method and outcome code (0 = success).',
-    ['network', 'method', 'code'],
-  );
+  const calls = registry.counter('tracehook_rpc_calls_total', 'JSON-RPC calls by network, method and outcome code (0 = success).', ['network', 'method', 'code']);
   const errors = registry.counter('tracehook_rpc_errors_total', 'JSON-RPC calls answered with an error, by method and code.', ['network', 'method', 'code']);
   const latency = registry.histogram(
     'tracehook_rpc_call_duration_seconds',
@@ -41,17 +57,31 @@ export function createGatewayMetrics(): GatewayMetrics {
   registry.gauge('tracehook_process_resident_memory_bytes', 'Resident set size of the process.', () => [{ value: process.memoryUsage.rss() }]);
   registry.gauge('tracehook_nodejs_heap_used_bytes', 'V8 heap in use.', () => [{ value: process.memoryUsage().heapUsed }]);
 
+  const httpSeries = memo((route: string, status: number) => http.labels([route, String(status)]));
+  const callSeries = memo((networkAndMethod: string, code: number): CallSeries => {
+    const [network, method] = networkAndMethod.split('\u0000') as [string, string];
+    const codeText = String(code);
+    return {
+      calls: calls.labels([network, method, codeText]),
+      errors: code === 0 ? undefined : errors.labels([network, method, codeText]),
+      latency: latency.labels([network, method, code === 0 ? 'ok' : 'error']),
+      trace: isTraceMethod(method) ? traces.labels([method]) : undefined,
+    };
+  });
+  // Interned "network\0method" keys, so the hot path does not build a string per call.
+  const keyOf = memo((network: string, method: string) => `${network}\u0000${method}`);
+
   return {
     registry,
     httpResponse(route, status) {
-      http.inc([route, String(status)]);
+      httpSeries(route, status).inc();
     },
     rpcCall(network, method, code, seconds) {
-      const codeText = String(code);
-      calls.inc([network, method, codeText]);
-      if (code !== 0) errors.inc([network, method, codeText]);
-      latency.observe([network, method, code === 0 ? 'ok' : 'error'], seconds);
-      if (isTraceMethod(method)) traces.observe([method], seconds);
+      const s = callSeries(keyOf(network, method), code);
+      s.calls.inc();
+      s.errors?.inc();
+      s.latency.observe(seconds);
+      s.trace?.observe(seconds);
     },
     computeUnits(tier, n) {
       if (n > 0) units.inc([tier], n);

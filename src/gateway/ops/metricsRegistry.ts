@@ -2,12 +2,23 @@
 // exposition format (version 0.0.4). Written here rather than pulled in so the hot path stays a
 // map lookup and an add. https://prometheus.io/docs/instrumenting/exposition_formats/
 
+export interface CounterChild {
+  inc(by?: number): void;
+}
+
 export interface Counter {
   inc(labels: readonly string[], by?: number): void;
+  /** The series for these label values, for callers that cache it on a hot path. */
+  labels(labels: readonly string[]): CounterChild;
+}
+
+export interface HistogramChild {
+  observe(value: number): void;
 }
 
 export interface Histogram {
   observe(labels: readonly string[], value: number): void;
+  labels(labels: readonly string[]): HistogramChild;
 }
 
 export interface MetricsRegistry {
@@ -56,20 +67,32 @@ export function createMetricsRegistry(): MetricsRegistry {
   return {
     counter(name, help, labelNames) {
       claim(name);
-      const series = new Map<string, { values: readonly string[]; value: number }>();
+      const series = new Map<string, { values: readonly string[]; value: number; inc(by?: number): void }>();
       metrics.push({
         render(out) {
           out.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
           for (const s of series.values()) out.push(`${name}${labelText(labelNames, s.values)} ${formatNumber(s.value)}`);
         },
       });
+      const labels = (values: readonly string[]) => {
+        const key = values.join(SEP);
+        let s = series.get(key);
+        if (!s) {
+          const created = {
+            values: [...values],
+            value: 0,
+            inc(by = 1) {
+              created.value += by;
+            },
+          };
+          series.set(key, created);
+          s = created;
+        }
+        return s;
+      };
       return {
-        inc(labels, by = 1) {
-          const key = labels.join(SEP);
-          const s = series.get(key);
-          if (s) s.value += by;
-          else series.set(key, { values: [...labels], value: by });
-        },
+        inc: (values, by = 1) => labels(values).inc(by),
+        labels,
       };
     },
 
@@ -92,23 +115,30 @@ export function createMetricsRegistry(): MetricsRegistry {
           }
         },
       });
-      return {
-        observe(labels, value) {
-          const key = labels.join(SEP);
-          let s = series.get(key);
-          if (!s) {
-            s = { values: [...labels], counts: new Array<number>(bounds.length).fill(0), sum: 0, count: 0 };
-            series.set(key, s);
-          }
-          for (let i = 0; i < bounds.length; i++) {
-            if (value <= bounds[i]!) {
-              s.counts[i]++;
-              break;
+      const labels = (values: readonly string[]): HistogramChild => {
+        const key = values.join(SEP);
+        let s = series.get(key);
+        if (!s) {
+          s = { values: [...values], counts: new Array<number>(bounds.length).fill(0), sum: 0, count: 0 };
+          series.set(key, s);
+        }
+        const target = s;
+        return {
+          observe(value) {
+            for (let i = 0; i < bounds.length; i++) {
+              if (value <= bounds[i]!) {
+                target.counts[i]++;
+                break;
+              }
             }
-          }
-          s.sum += value;
-          s.count++;
-        },
+            target.sum += value;
+            target.count++;
+          },
+        };
+      };
+      return {
+        observe: (values, value) => labels(values).observe(value),
+        labels,
       };
     },
 
