@@ -1,0 +1,73 @@
+// Replays a mined block on the state of its parent, exactly as the miner built it: ethereumjs's
+// BlockBuilder applies the block-start system updates (EIP-4788 beacon root, EIP-2935 block hash)
+// and runs the transactions in order. Transactions before the traced ones run without a
+// recorder; each traced one runs with a recorder for its needs. Nothing is written back.
+import type { Block } from '@ethereumjs/block';
+import { buildBlock, type VM } from '@ethereumjs/vm';
+import { RpcError, ServerError } from '../../rpc/errors.js';
+import { attachRecorder } from '../record/createRecorder.js';
+import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
+import { installExecutionGuard, type ExecutionGuardOptions } from './executionGuard.js';
+
+export interface ReplayBlockOptions {
+  /** A VM on the parent block's state root (ChainView.createVm). */
+  vm: VM;
+  block: Block;
+  parent: Block;
+  /** Needs per transaction index; transactions after the last recorded one are not run. */
+  needsAt: (index: number) => RecordNeeds | undefined;
+  guard?: ExecutionGuardOptions & { timeoutMs: number };
+}
+
+/** Records of the requested transactions, by index. */
+export async function replayBlock(options: ReplayBlockOptions): Promise<Map<number, ExecutionRecord>> {
+  const { vm, block, parent } = options;
+  const txs = block.transactions;
+  let last = -1;
+  for (let i = 0; i < txs.length; i++) if (options.needsAt(i)) last = i;
+  const out = new Map<number, ExecutionRecord>();
+  if (last < 0) return out;
+  const guard = options.guard ?? { deadlineMs: undefined, yieldEveryMs: 20, now: () => performance.now(), timeoutMs: 0 };
+  const uninstall = installExecutionGuard(vm, guard, guard.timeoutMs);
+  try {
+    const h = block.header;
+    const builder = await buildBlock(vm, {
+      parentBlock: parent,
+      headerData: {
+        number: h.number,
+        coinbase: h.coinbase,
+        gasLimit: h.gasLimit,
+        timestamp: h.timestamp,
+        difficulty: h.difficulty,
+        baseFeePerGas: h.baseFeePerGas,
+        mixHash: h.mixHash,
+        extraData: h.extraData,
+        parentBeaconBlockRoot: h.parentBeaconBlockRoot,
+        excessBlobGas: h.excessBlobGas,
+      },
+      blockOpts: { putBlockIntoBlockchain: false },
+    });
+    for (let i = 0; i <= last; i++) {
+      const tx = txs[i]!;
+      const needs = options.needsAt(i);
+      if (!needs) {
+        await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
+        continue;
+      }
+      const recorder = attachRecorder(vm, needs);
+      try {
+        await recorder.start(tx, block);
+        const result = await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
+        out.set(i, await recorder.finish(result));
+      } finally {
+        recorder.detach();
+      }
+    }
+    return out;
+  } catch (error) {
+    if (error instanceof RpcError) throw error;
+    throw new ServerError('replaying the block failed', { details: error instanceof Error ? error.message : String(error), cause: error });
+  } finally {
+    uninstall();
+  }
+}

@@ -1,0 +1,47 @@
+// Runs eth_call-style requests (debug_traceCall, trace_call, trace_callMany) on a VM at some
+// state, with the recorder for the requested renderers: no nonce check, the call's gas capped,
+// funds checked like geth ("insufficient funds for gas * price + value").
+import type { Block } from '@ethereumjs/block';
+import { Address, createZeroAddress } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
+import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
+import { callBlockFor, type BlockOverrides } from './callBlock.js';
+import { callPaysForGas, callToTransaction, type CallRequest } from './callTransaction.js';
+import type { ExecutionGuardOptions } from './executionGuard.js';
+import { runRecordedTransaction } from './runTransaction.js';
+
+export interface RunCallOptions {
+  vm: VM;
+  /** Block whose context the call sees (before overrides and the zero-base-fee rule). */
+  block: Block;
+  call: CallRequest;
+  needs: RecordNeeds;
+  /** Highest gas a call may use; also the gas of a call that names none. */
+  gasCap: bigint;
+  blockOverrides?: BlockOverrides;
+  guard?: ExecutionGuardOptions & { timeoutMs: number };
+}
+
+/** Runs one call and returns its record. State changes stay in `vm` (trace_callMany chains them). */
+export async function runRecordedCall(options: RunCallOptions): Promise<ExecutionRecord> {
+  const { vm, call, gasCap } = options;
+  if (call.gas !== undefined && call.gas > gasCap) {
+    throw new InvalidParamsError(`gas limit ${call.gas} exceeds the gas cap ${gasCap}`);
+  }
+  const paysForGas = callPaysForGas(call);
+  const block = callBlockFor(options.block, vm.common, { zeroBaseFee: !paysForGas, overrides: options.blockOverrides });
+  const from = call.from ? new Address(call.from) : createZeroAddress();
+  const account = await vm.stateManager.getAccount(from);
+  const gas = call.gas ?? gasCap;
+  const price = call.maxFeePerGas ?? call.gasPrice ?? 0n;
+  const want = (call.value ?? 0n) + gas * price;
+  const have = account?.balance ?? 0n;
+  if (want > have) {
+    throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${have} want ${want}`);
+  }
+  const tx = callToTransaction({ ...call, gas }, { common: vm.common, defaultGas: gasCap, nonce: account?.nonce ?? 0n });
+  return runRecordedTransaction({ vm, tx, block, skipNonce: true, guard: options.guard }, options.needs);
+}
+
+export type { BlockOverrides };

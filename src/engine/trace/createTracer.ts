@@ -1,0 +1,223 @@
+// The tracing facade over a ChainView: finds what is to be traced (a mined transaction, a block,
+// calls on some block's state), runs it once with the recorder the requested renderers need,
+// and keeps rendered results of mined transactions in a bounded cache that a reorg empties.
+// Output formats stay with the renderers; RPC handlers pick them.
+import type { Block } from '@ethereumjs/block';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import type { VM } from '@ethereumjs/vm';
+import { InvalidParamsError, ResourceNotFoundError } from '../../rpc/errors.js';
+import { bytesToHex, quantityToHex, type Hex } from '../../rpc/hex.js';
+import type { BlockId } from '../../rpc/schema/primitives.js';
+import { applyStateOverrides, type StateOverrides } from '../chain/stateOverrides.js';
+import type { ChainView } from '../chain/types.js';
+import type { BlockOverrides } from '../execute/callBlock.js';
+import type { CallRequest } from '../execute/callTransaction.js';
+import type { ExecutionGuardOptions } from '../execute/executionGuard.js';
+import { replayBlock } from '../execute/replayBlock.js';
+import { runRecordedCall } from '../execute/runCall.js';
+import { runRecordedTransaction } from '../execute/runTransaction.js';
+import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
+import type { RenderContext } from '../render/types.js';
+import { createRenderedTraceCache, type RenderedTraceCache } from './renderedTraceCache.js';
+
+export interface TracerOptions {
+  chain: ChainView;
+  /** Highest gas a traced call may use, and the gas of a call that names none (default 50,000,000). */
+  gasCap?: bigint;
+  /** Default per-request execution timeout, ms (default 5000). */
+  timeoutMs?: number;
+  /** State root to run calls on at `block` (default its header's; the dev chain's head may differ after setters). */
+  stateRootAt?: (block: Block) => Promise<Uint8Array>;
+  cache?: RenderedTraceCache;
+  /** Monotonic clock, ms. */
+  now?: () => number;
+}
+
+/** A mined transaction with where it sits. */
+export interface MinedTransaction {
+  tx: TypedTransaction;
+  block: Block;
+  index: number;
+  /** Locators and log offset for renderers. */
+  context: RenderContext;
+}
+
+/** One traced transaction of a block. */
+export interface BlockTrace {
+  tx: TypedTransaction;
+  record: ExecutionRecord;
+  context: RenderContext;
+}
+
+/** Where calls run: a block's state (optionally after its first `txIndex` transactions) plus overrides. */
+export interface CallTarget {
+  block: Block;
+  txIndex?: number;
+  stateOverrides?: StateOverrides;
+  blockOverrides?: BlockOverrides;
+}
+
+export interface Tracer {
+  readonly chain: ChainView;
+  readonly gasCap: bigint;
+  readonly cache: RenderedTraceCache;
+  /** The block `id` names, or an RPC error (-32602 past the head, -32001 unknown hash). */
+  requireBlock(id: BlockId | undefined): Promise<Block>;
+  /** A mined transaction by hash, or ResourceNotFoundError. */
+  requireTransaction(hash: Hex): Promise<MinedTransaction>;
+  /** Replays the transaction's block up to it and records it. */
+  recordTransaction(mined: MinedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
+  /** Replays a block and records every transaction. */
+  recordBlock(block: Block, needs: RecordNeeds, timeoutMs?: number): Promise<BlockTrace[]>;
+  /** Runs calls one after another on the same state (trace_callMany chains them). */
+  recordCalls(target: CallTarget, calls: { call: CallRequest; needs: RecordNeeds }[], timeoutMs?: number): Promise<ExecutionRecord[]>;
+  /** Runs a signed transaction on a block's state, as it would run next (trace_rawTransaction). */
+  recordRawTransaction(block: Block, tx: TypedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
+  /** Returns the cached value for `key` or computes, caches and returns it. */
+  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Stops listening to head changes. */
+  close(): void;
+}
+
+async function logOffsets(chain: ChainView, block: Block): Promise<number[]> {
+  const receipts = await chain.getReceipts(block.hash());
+  const offsets: number[] = [];
+  let sum = 0;
+  for (const receipt of receipts) {
+    offsets.push(sum);
+    sum += receipt.logs.length;
+  }
+  return offsets;
+}
+
+function contextFor(block: Block, tx: TypedTransaction, index: number, logIndexOffset: number): RenderContext {
+  return {
+    logIndexOffset,
+    location: {
+      blockHash: bytesToHex(block.hash()),
+      blockNumber: block.header.number,
+      transactionHash: bytesToHex(tx.hash()),
+      transactionPosition: index,
+    },
+  };
+}
+
+/** Creates the tracer over `options.chain`. */
+export function createTracer(options: TracerOptions): Tracer {
+  const { chain } = options;
+  const gasCap = options.gasCap ?? 50_000_000n;
+  const defaultTimeoutMs = options.timeoutMs ?? 5000;
+  const now = options.now ?? (() => performance.now());
+  const cache = options.cache ?? createRenderedTraceCache();
+  const stateRootAt = options.stateRootAt ?? (async (block: Block) => block.header.stateRoot);
+  const inflight = new Map<string, Promise<unknown>>();
+  const unsubscribe = chain.onHead((event) => {
+    if (event.removed.length > 0) cache.clear();
+  });
+
+  function guard(timeoutMs = defaultTimeoutMs): ExecutionGuardOptions & { timeoutMs: number } {
+    return { deadlineMs: now() + timeoutMs, yieldEveryMs: 20, now, timeoutMs };
+  }
+
+  async function parentOf(block: Block): Promise<Block> {
+    const parent = await chain.getBlockByHash(block.header.parentHash);
+    if (!parent) throw new ResourceNotFoundError(`parent of block ${quantityToHex(block.header.number)} not found`);
+    return parent;
+  }
+
+  async function vmAfter(block: Block, txIndex: number | undefined, timeoutMs?: number): Promise<VM> {
+    if (txIndex === undefined) return chain.createVm({ stateRoot: await stateRootAt(block) });
+    if (txIndex < 0 || txIndex > block.transactions.length) {
+      throw new InvalidParamsError(`txIndex ${txIndex} is out of range: block has ${block.transactions.length} transactions`);
+    }
+    const parent = await parentOf(block);
+    const vm = await chain.createVm({ stateRoot: parent.header.stateRoot });
+    if (txIndex > 0) {
+      const none: RecordNeeds = { state: false, steps: undefined };
+      // Record the last of the first txIndex transactions only to make the replay run that far.
+      await replayBlock({ vm, block, parent, needsAt: (i) => (i === txIndex - 1 ? none : undefined), guard: guard(timeoutMs) });
+    }
+    return vm;
+  }
+
+  return {
+    chain,
+    gasCap,
+    cache,
+
+    async requireBlock(id) {
+      const block = await chain.resolveBlock(id ?? { kind: 'tag', tag: 'latest' });
+      if (block) return block;
+      if (id?.kind === 'number') {
+        throw new InvalidParamsError(`block ${quantityToHex(id.number)} not found: the chain head is ${quantityToHex(chain.headNumber())}`);
+      }
+      throw new ResourceNotFoundError(`block ${id?.kind === 'hash' ? id.hash : 'unknown'} not found`);
+    },
+
+    async requireTransaction(hash) {
+      const found = await chain.getTransaction(Buffer.from(hash.slice(2), 'hex'));
+      if (!found) throw new ResourceNotFoundError(`transaction ${hash} not found`);
+      const offsets = await logOffsets(chain, found.block);
+      return { ...found, context: contextFor(found.block, found.tx, found.index, offsets[found.index] ?? 0) };
+    },
+
+    async recordTransaction(mined, needs, timeoutMs) {
+      const parent = await parentOf(mined.block);
+      const vm = await chain.createVm({ stateRoot: parent.header.stateRoot });
+      const records = await replayBlock({
+        vm,
+        block: mined.block,
+        parent,
+        needsAt: (i) => (i === mined.index ? needs : undefined),
+        guard: guard(timeoutMs),
+      });
+      return records.get(mined.index)!;
+    },
+
+    async recordBlock(block, needs, timeoutMs) {
+      if (block.transactions.length === 0) return [];
+      const parent = await parentOf(block);
+      const vm = await chain.createVm({ stateRoot: parent.header.stateRoot });
+      const records = await replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs) });
+      const offsets = await logOffsets(chain, block);
+      return block.transactions.map((tx, i) => ({ tx, record: records.get(i)!, context: contextFor(block, tx, i, offsets[i] ?? 0) }));
+    },
+
+    async recordCalls(target, calls, timeoutMs) {
+      const g = guard(timeoutMs);
+      const vm = await vmAfter(target.block, target.txIndex, timeoutMs);
+      if (target.stateOverrides) await applyStateOverrides(vm.stateManager as Parameters<typeof applyStateOverrides>[0], target.stateOverrides);
+      const out: ExecutionRecord[] = [];
+      for (const { call, needs } of calls) {
+        out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g }));
+      }
+      return out;
+    },
+
+    async recordRawTransaction(block, tx, needs, timeoutMs) {
+      const vm = await chain.createVm({ stateRoot: await stateRootAt(block) });
+      return runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs) }, needs);
+    },
+
+    async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+      const hit = cache.get(key);
+      if (hit !== undefined) return hit as T;
+      // Concurrent identical requests share one execution.
+      const running = inflight.get(key);
+      if (running) return (await running) as T;
+      const promise = compute();
+      inflight.set(key, promise);
+      try {
+        const value = await promise;
+        cache.set(key, value);
+        return value;
+      } finally {
+        inflight.delete(key);
+      }
+    },
+
+    close() {
+      unsubscribe();
+    },
+  };
+}
