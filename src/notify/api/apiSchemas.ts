@@ -2,7 +2,6 @@
 // the conversion of a validation failure into a 400 whose message names the field. The same
 // schemas generate the OpenAPI request bodies, so documentation and validation cannot drift.
 import { z } from 'zod';
-import { parse as parseGraphql, GraphQLError } from 'graphql';
 import { InvalidParamsError } from '../../rpc/errors.js';
 import { WEBHOOK_TYPES, MAX_ADDRESSES_PER_WEBHOOK, MAX_NFT_FILTERS_PER_WEBHOOK } from '../webhooks/webhookTypes.js';
 
@@ -103,14 +102,4 @@ export function invalidField(field: string, problem: string): InvalidParamsError
 /** Canonical decimal token id. */
 export function tokenIdToDecimal(tokenId: string | number): string {
   return BigInt(tokenId).toString(10);
-}
-
-/** Null when `query` is a syntactically valid GraphQL document, else the parser's message. */
-export function graphqlSyntaxError(query: string): string | null {
-  try {
-    parseGraphql(query);
-    return null;
-  } catch (error) {
-    return error instanceof GraphQLError ? error.message : String(error);
-  }
 }

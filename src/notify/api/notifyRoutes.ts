@@ -2,6 +2,7 @@
 // `{data: …}` replies), so its public SDK works unchanged when pointed at our `/api`.
 import { ForbiddenError } from '../../rpc/errors.js';
 import { MAX_ADDRESSES_PER_WEBHOOK, MAX_NFT_FILTERS_PER_WEBHOOK, WEBHOOK_COUNT_LIMITS, type NftFilter, type WebhookRecord, type WebhookType } from '../webhooks/webhookTypes.js';
+import { validateCustomWebhookQuery } from '../graphql/customQuery.js';
 import { defineRoute, type ApiDeps, type ApiRoute } from './apiRoute.js';
 import {
   CreateWebhookBody,
@@ -9,7 +10,6 @@ import {
   UpdateAddressesBody,
   UpdateNftFiltersBody,
   UpdateWebhookBody,
-  graphqlSyntaxError,
   invalidField,
   tokenIdToDecimal,
 } from './apiSchemas.js';
@@ -42,8 +42,9 @@ function filtersFor(body: CreateWebhookBody): { addresses: string[]; nftFilters:
     graphqlQuery = typeof q === 'string' ? q : (q?.query ?? '');
     skipEmpty = typeof q === 'object' && q.skip_empty_messages === true;
     if (!graphqlQuery.trim()) throw invalidField('graphql_query', 'must not be empty for GRAPHQL webhooks');
-    const syntax = graphqlSyntaxError(graphqlQuery);
-    if (syntax) throw invalidField('graphql_query', syntax);
+    // Parsed and validated against the Custom webhook schema the follower runs it on.
+    const problem = validateCustomWebhookQuery(graphqlQuery);
+    if (problem) throw invalidField('graphql_query', problem.replace(/^graphql_query /, ''));
   }
   return { addresses: (body.addresses ?? []).map((a) => a.toLowerCase()), nftFilters: toNftFilters(body.nft_filters ?? []), graphqlQuery, skipEmpty };
 }
