@@ -7,3 +7,4 @@ export { createJsonRpcBlockSource, createHttpJsonRpc, type JsonRpcRequest, type 
 export { createMemoryBlockSource, type MemoryBlockSource } from './memoryBlockSource.js';
 export { requestBackfill, readCursor, type BlockRef } from './followerStore.js';
 export { validateCustomWebhookQuery } from '../graphql/customQuery.js';
+export { createFollowerRoutes, BackfillWebhookBody } from './backfillRoute.js';
