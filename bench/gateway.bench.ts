@@ -1,0 +1,177 @@
+// Gateway benchmark: requests per second and added latency of the gateway against anvil's own
+// HTTP server on the same machine, in one run, as ratios. Workloads: eth_blockNumber, and a cached
+// trace (trace_transaction of a contract creation, an answer served from memory on our side).
+//
+//   npx tsx bench/gateway.bench.ts [--duration 10] [--connections 8] [--json out.json]
+//
+// `benchGateway({ table, workloads })` can be pointed at any MethodTable (the lead's end-to-end
+// bench passes the embedded chain's table). The load generator runs in its own process.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import type { MethodTable } from '../src/rpc/methods/methodTable.js';
+import { createSqliteDatabase } from '../src/store/sqlite/sqliteDatabase.js';
+import { migrate } from '../src/store/migrations/migrate.js';
+import { createKeysRepository } from '../src/store/keysRepository.js';
+import { createGateway } from '../src/gateway/app.js';
+import { createApiKey } from '../src/gateway/keys/apiKeys.js';
+import { createTestState, createTestTable } from '../src/gateway/testing/testNamespace.js';
+import type { LoadResult, LoadSpec } from './loadGenerator.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ANVIL = join(here, '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
+
+export interface Workload {
+  name: string;
+  /** JSON-RPC request body sent over and over. */
+  body: string;
+}
+
+export interface BenchOptions {
+  /** What the gateway serves. */
+  table: MethodTable;
+  workloads: Workload[];
+  /** The same workloads are sent to this JSON-RPC URL (anvil) for the ratios. */
+  referenceUrl: string;
+  connections?: number;
+  durationMs?: number;
+  warmupMs?: number;
+}
+
+export interface WorkloadResult {
+  workload: string;
+  connections: number;
+  gateway: LoadResult;
+  reference: LoadResult;
+  /** gateway rps / reference rps. */
+  rpsRatio: number;
+  /** gateway p50 / reference p50 at one connection. */
+  latencyRatio: number;
+  /** gateway p50 − reference p50 at one connection, in ms. */
+  addedLatencyMs: number;
+}
+
+/** Runs the load generator in a child process. */
+export function runLoadInChild(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(here, 'loadGenerator.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    child.once('message', (result) => resolve(result as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+    child.send(spec);
+  });
+}
+
+export async function benchGateway(options: BenchOptions): Promise<WorkloadResult[]> {
+  const db = createSqliteDatabase({ filename: ':memory:' });
+  await migrate(db);
+  const repo = createKeysRepository(db);
+  const { apiKey } = await createApiKey(repo, { name: 'bench', tier: 'enterprise' });
+  const gateway = createGateway({
+    networks: [{ name: 'mainnet', table: options.table }],
+    store: { keys: repo },
+    logger: pino({ level: 'warn' }),
+  });
+  const { url } = await gateway.listen('127.0.0.1', 0);
+  const gatewayUrl = `${url}/v2/${apiKey}`;
+  const connections = options.connections ?? 8;
+  const durationMs = options.durationMs ?? 10_000;
+  const warmupMs = options.warmupMs ?? 1_000;
+  const results: WorkloadResult[] = [];
+  try {
+    for (const w of options.workloads) {
+      const load = (target: string, conns: number) => runLoadInChild({ url: target, body: w.body, connections: conns, durationMs, warmupMs });
+      const gw = await load(gatewayUrl, connections);
+      const ref = await load(options.referenceUrl, connections);
+      const gw1 = await load(gatewayUrl, 1);
+      const ref1 = await load(options.referenceUrl, 1);
+      results.push({
+        workload: w.name,
+        connections,
+        gateway: gw,
+        reference: ref,
+        rpsRatio: Math.round((gw.rps / ref.rps) * 1000) / 1000,
+        latencyRatio: Math.round((gw1.p50Ms / ref1.p50Ms) * 1000) / 1000,
+        addedLatencyMs: Math.round((gw1.p50Ms - ref1.p50Ms) * 1000) / 1000,
+      });
+    }
+  } finally {
+    await gateway.close();
+    await db.close();
+  }
+  return results;
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const json = (await res.json()) as { result?: unknown; error?: unknown };
+  if (json.error) throw new Error(`${method}: ${JSON.stringify(json.error)}`);
+  return json.result;
+}
+
+/** Starts anvil on a port and waits until it answers. */
+export async function startAnvil(port: number): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(ANVIL, ['--host', '127.0.0.1', '--port', String(port), '--silent'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await rpc(url, 'eth_chainId');
+      return { url, process: child };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill();
+  throw new Error('anvil did not start');
+}
+
+function parseArgs(argv: string[]): { durationMs: number; connections: number; json?: string } {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i === -1 ? undefined : argv[i + 1];
+  };
+  return { durationMs: Number(get('duration') ?? 10) * 1000, connections: Number(get('connections') ?? 8), json: get('json') };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const anvil = await startAnvil(18_000 + Math.floor(Math.random() * 1000));
+  try {
+    const [from] = (await rpc(anvil.url, 'eth_accounts')) as string[];
+    // A contract creation with 1 KiB of init code (STOP first), so the trace carries real weight.
+    const hash = (await rpc(anvil.url, 'eth_sendTransaction', [{ from, data: `0x00${'ab'.repeat(1023)}` }])) as `0x${string}`;
+    const trace = (await rpc(anvil.url, 'trace_transaction', [hash])) as unknown[];
+    const state = createTestState();
+    state.blockNumber = BigInt((await rpc(anvil.url, 'eth_blockNumber')) as string);
+    state.traces.set(hash, trace);
+    const results = await benchGateway({
+      table: createTestTable(state),
+      referenceUrl: anvil.url,
+      connections: args.connections,
+      durationMs: args.durationMs,
+      workloads: [
+        { name: 'eth_blockNumber', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) },
+        { name: 'trace_transaction (cached)', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'trace_transaction', params: [hash] }) },
+      ],
+    });
+    for (const r of results) {
+      console.log(
+        `${r.workload.padEnd(28)} gateway ${String(r.gateway.rps).padStart(6)} rps  anvil ${String(r.reference.rps).padStart(6)} rps  ratio ${r.rpsRatio}` +
+          `  | 1-conn p50 gateway ${r.gateway.p50Ms} ms (8c) … added ${r.addedLatencyMs} ms, latency ratio ${r.latencyRatio}` +
+          `  | statuses gw ${JSON.stringify(r.gateway.statuses)} anvil ${JSON.stringify(r.reference.statuses)}`,
+      );
+    }
+    if (args.json) writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
+  } finally {
+    anvil.process.kill();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,126 @@
+// A small keep-alive HTTP/1.1 load generator, run in its own process (fork) so it does not share
+// the event loop of the server it measures. Each connection sends one POST, waits for the whole
+// response (Content-Length framing), records the latency and sends the next.
+import { connect, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+export interface LoadSpec {
+  /** `http://host:port/path` */
+  url: string;
+  body: string;
+  connections: number;
+  durationMs: number;
+  /** Requests during the warm-up are not counted. */
+  warmupMs: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  statuses: Record<string, number>;
+  errors: number;
+  /** Latency percentiles in milliseconds. */
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+  responseBytes: number;
+}
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+
+function buildRequest(spec: LoadSpec): Buffer {
+  const u = new URL(spec.url);
+  const body = Buffer.from(spec.body);
+  const head =
+    `POST ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), body]);
+}
+
+/** Runs the load and resolves with the counted results. */
+export function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const u = new URL(spec.url);
+  const request = buildRequest(spec);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  let responseBytes = 0;
+  let counting = false;
+  let stopped = false;
+  const sockets: Socket[] = [];
+
+  const openConnection = () => {
+    let buffer: Buffer = Buffer.alloc(0);
+    let sentAt = 0;
+    const socket = connect({ host: u.hostname, port: Number(u.port), noDelay: true });
+    sockets.push(socket);
+    const send = () => {
+      if (stopped) return;
+      sentAt = performance.now();
+      socket.write(request);
+    };
+    socket.on('connect', send);
+    socket.on('error', () => errors++);
+    socket.on('data', (chunk: Buffer) => {
+      buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+      for (;;) {
+        const headerEnd = buffer.indexOf(HEADER_END);
+        if (headerEnd === -1) return;
+        const head = buffer.toString('latin1', 0, headerEnd);
+        const match = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+        const length = match ? Number(match[1]) : 0;
+        const total = headerEnd + 4 + length;
+        if (buffer.length < total) return;
+        const status = head.slice(9, 12);
+        buffer = buffer.subarray(total);
+        if (counting) {
+          latencies.push(performance.now() - sentAt);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          responseBytes += length;
+        }
+        send();
+      }
+    });
+  };
+
+  for (let i = 0; i < spec.connections; i++) openConnection();
+
+  return new Promise((resolve) => {
+    setTimeout(() => {
+      counting = true;
+      const started = performance.now();
+      setTimeout(() => {
+        counting = false;
+        stopped = true;
+        const elapsedSec = (performance.now() - started) / 1000;
+        for (const s of sockets) s.destroy();
+        latencies.sort((a, b) => a - b);
+        const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+        const round = (n: number) => Math.round(n * 1000) / 1000;
+        resolve({
+          requests: latencies.length,
+          rps: Math.round(latencies.length / elapsedSec),
+          statuses,
+          errors,
+          p50Ms: round(pct(50)),
+          p90Ms: round(pct(90)),
+          p99Ms: round(pct(99)),
+          maxMs: round(latencies[latencies.length - 1] ?? 0),
+          meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)),
+          responseBytes: latencies.length ? Math.round(responseBytes / latencies.length) : 0,
+        });
+      }, spec.durationMs);
+    }, spec.warmupMs);
+  });
+}
+
+// As a forked child: receive one LoadSpec, answer with its LoadResult, exit.
+if (process.send) {
+  process.once('message', (spec: LoadSpec) => {
+    void runLoad(spec).then((result) => {
+      process.send!(result, () => process.exit(0));
+    });
+  });
+}
