@@ -50,6 +50,11 @@ export interface NotifierOptions {
   /** Response bytes kept in the delivery log. Default 1 KiB. */
   storedResponseBytes?: number;
   workerId?: string;
+  /**
+   * More header names that carry the X-Service-Signature value, e.g. `['X-Alchemy-Signature']` so
+   * listeners written for the hosted provider verify unchanged. Default none.
+   */
+  signatureAliases?: readonly string[];
 }
 
 export interface Notifier {
@@ -103,6 +108,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     pollIntervalMs: options.pollIntervalMs,
     leaseMs: options.leaseMs ?? fetchTimeoutMs + 10_000,
     workerId: options.workerId,
+    signatureAliases: options.signatureAliases,
     autoPauseAfterMs: options.autoPauseAfterMs === undefined ? 24 * 60 * 60_000 : options.autoPauseAfterMs,
     retry: {
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_SCHEDULE.baseDelayMs,

@@ -132,6 +132,17 @@ describe('delivery worker over real HTTP (sqlite)', () => {
     expect([long!.statusCode, long!.responseBody]).toEqual([500, 'x'.repeat(100)]);
   });
 
+  it('args: signature aliases repeat the signature under the hosted provider\'s header name', async () => {
+    const listener = await listen(() => 200);
+    const w = await insertTestWebhook(db, listener.url);
+    const n = make({ signatureAliases: ['X-Alchemy-Signature'] });
+    await append(n, w, 1);
+    await n.runOnce();
+    const [r] = listener.requests;
+    expect(r!.headers['x-alchemy-signature']).toBe(hmacHex(r!.raw, w.signingKey));
+    expect(r!.headers['x-alchemy-signature']).toBe(r!.headers['x-service-signature']);
+  });
+
   it('behavior: during a key rotation grace period both keys sign; afterwards only the new one', async () => {
     const clock = createManualClock();
     const listener = await listen(() => 200);

@@ -31,6 +31,8 @@ export interface DeliveryWorkerOptions {
   /** Unique per process; defaults to host:pid:random. */
   workerId?: string;
   userAgent?: string;
+  /** More header names carrying the X-Service-Signature value (e.g. X-Alchemy-Signature). */
+  signatureAliases?: readonly string[];
 }
 
 export interface DeliveryWorker {
@@ -71,7 +73,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   async function attempt(job: DeliveryJob): Promise<DeliveryJob | null> {
     const attemptedAt = clock.now();
     const body = Buffer.from(job.body, 'utf8');
-    const result = await options.sender.send(job.url, body, notificationHeaders(job.eventId, body, job.signingKeys, attemptedAt, userAgent));
+    const result = await options.sender.send(job.url, body, notificationHeaders(job.eventId, body, job.signingKeys, attemptedAt, userAgent, options.signatureAliases));
     const finishedAt = clock.now();
     const next = nextDeliveryState(
       {

@@ -22,15 +22,26 @@ export function standardWebhookSignature(eventId: string, timestampSec: number, 
 
 /**
  * Headers of one attempt. With several keys (rotation grace period) each signature header lists
- * one signature per key, current key first: `X-Service-Signature: <hex>,<hex>`.
+ * one signature per key, current key first: `X-Service-Signature: <hex>,<hex>`. `signatureAliases`
+ * repeat X-Service-Signature under more header names.
  */
-export function notificationHeaders(eventId: string, body: Uint8Array, signingKeys: readonly string[], nowMs: number, userAgent: string): Record<string, string> {
+export function notificationHeaders(
+  eventId: string,
+  body: Uint8Array,
+  signingKeys: readonly string[],
+  nowMs: number,
+  userAgent: string,
+  signatureAliases: readonly string[] = [],
+): Record<string, string> {
   const timestampSec = Math.floor(nowMs / 1000);
+  const signature = signingKeys.map((k) => signatureHex(body, k)).join(',');
   return {
     'Content-Type': 'application/json',
     'Content-Length': String(body.byteLength),
     'User-Agent': userAgent,
-    'X-Service-Signature': signingKeys.map((k) => signatureHex(body, k)).join(','),
+    'X-Service-Signature': signature,
+    // Same value under other names, e.g. X-Alchemy-Signature for listeners written for the hosted provider.
+    ...Object.fromEntries(signatureAliases.map((name) => [name, signature])),
     'webhook-id': eventId,
     'webhook-timestamp': String(timestampSec),
     'webhook-signature': signingKeys.map((k) => standardWebhookSignature(eventId, timestampSec, body, k)).join(' '),
