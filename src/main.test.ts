@@ -34,6 +34,8 @@ async function snapshot(rpcUrl: string, contract: Hex, hashes: Hex[]) {
     logs: await client.getLogs({ address: contract, fromBlock: 0n, toBlock: 'latest' }),
     balance: await client.getBalance({ address: recipient }),
     countNow: await client.readContract({ address: contract, abi: counter.abi, functionName: 'count' }),
+    traces: await Promise.all(hashes.map((hash) => client.request({ method: 'trace_transaction' as 'eth_chainId', params: [hash] as never }))),
+    callTraces: await Promise.all(hashes.map((hash) => client.request({ method: 'debug_traceTransaction' as 'eth_chainId', params: [hash, { tracer: 'callTracer' }] as never }))),
     countHistoric: await Promise.all([head - 2n, head - 1n, head].map((blockNumber) => client.readContract({ address: contract, abi: counter.abi, functionName: 'count', blockNumber }))),
   };
 }
@@ -60,6 +62,8 @@ describe('tracehook start (end to end)', () => {
     expect(before.countNow).toBe(2n);
     expect(before.countHistoric).toEqual([0n, 1n, 2n]);
     expect(before.balance).toBe(parseEther('10001.5'));
+    expect(before.traces[2]).toMatchObject([{ type: 'call', action: { from: account.address.toLowerCase(), to: contract.toLowerCase(), callType: 'call' }, transactionHash: inc1, blockNumber: 3, transactionPosition: 0, traceAddress: [], subtraces: 0 }]);
+    expect(before.callTraces[1]).toMatchObject({ type: 'CREATE', from: account.address.toLowerCase(), to: contract.toLowerCase() });
 
     expect(await first.kill('SIGKILL')).toBe(null);
     const second = await spawnTracehook({ dataDir });

@@ -14,6 +14,12 @@ import { createMethodTable } from './rpc/methods/methodTable.js';
 import { createWeb3Namespace } from './rpc/methods/web3Namespace.js';
 import { createEthNamespace } from './rpc/methods/ethNamespace.js';
 import { createDevNamespace } from './rpc/methods/devNamespace.js';
+import { createTraceNamespace } from './rpc/methods/traceNamespace.js';
+import { createDebugNamespace } from './rpc/methods/debugNamespace.js';
+import { createTracer } from './engine/trace/createTracer.js';
+import { renderCallTracer } from './engine/render/callTracer.js';
+import { needsOfGethTracer } from './engine/render/gethTracers.js';
+import type { CallFrame } from './notify/extract/blockData.js';
 import { createNotifier, createWebhooksApi } from './notify/index.js';
 import { createChainFollower } from './notify/follow/chainFollower.js';
 import { createChainBlockSource } from './notify/follow/chainBlockSource.js';
@@ -68,11 +74,24 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     });
     cleanups.push(() => chain.close());
 
+    const tracer = createTracer({
+      chain,
+      gasCap: BigInt(config.gasCap),
+      timeoutMs: config.traceTimeoutMs,
+      stateRootAt: async (block) => (await chain.stateAt(block)).getStateRoot(),
+    });
+    cleanups.push(async () => tracer.close());
     const table = createMethodTable(
       createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),
       createEthNamespace({ chain }),
       createDevNamespace({ chain }),
+      createTraceNamespace({ tracer }),
+      createDebugNamespace({ tracer }),
     );
+    // The follower needs each block's call frames (internal transfers, callTracerTraces).
+    const callTracerNeeds = needsOfGethTracer({ tracer: 'callTracer', config: {} });
+    const traceBlockCalls = async (block: Parameters<typeof tracer.recordBlock>[0]): Promise<CallFrame[]> =>
+      (await tracer.recordBlock(block, callTracerNeeds)).map((t) => renderCallTracer(t.record, {}, t.context) as unknown as CallFrame);
 
     const notifier = createNotifier({
       db,
@@ -92,7 +111,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const follower = createChainFollower({
       network: EMBEDDED_NETWORK.webhooks,
       db,
-      source: createChainBlockSource({ chain }),
+      source: createChainBlockSource({ chain, traceBlock: traceBlockCalls }),
       outbox: notifier,
       confirmations: 0,
       logger: logger.child({ part: 'follower' }),
