@@ -2,6 +2,9 @@
 // reads logs and receipts; the process is SIGKILLed and restarted on the same data dir, and every
 // answer is the same. Also: the banner's credentials persist and never appear in the logs.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,4 +89,50 @@ describe('tracehook start (end to end)', () => {
     }
     expect(await second.kill('SIGTERM')).toBe(0);
   }, 120_000);
+});
+
+describe('webhooks through the service (end to end)', () => {
+  let listener: Server | undefined;
+  afterAll(() => listener?.close());
+
+  it('behavior: an ADDRESS_ACTIVITY webhook created over /api delivers a signed notification for an ETH transfer', async () => {
+    const received: { body: string; signature: string | undefined }[] = [];
+    listener = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push({ body, signature: req.headers['x-service-signature'] as string | undefined });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => listener!.listen(0, '127.0.0.1', () => r()));
+    const listenerUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/hook`;
+
+    const dir = mkdtempSync(join(tmpdir(), 'tracehook-e2e-wh-'));
+    const service = await spawnTracehook({ dataDir: dir });
+    running.push(service);
+    const created = await fetch(`${service.baseUrl}/api/create-webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-token': service.authToken },
+      body: JSON.stringify({ network: 'LOCAL', webhook_type: 'ADDRESS_ACTIVITY', webhook_url: listenerUrl, addresses: [recipient] }),
+    });
+    expect(created.status).toBe(200);
+    const webhook = ((await created.json()) as { data: { id: string; signing_key: string } }).data;
+
+    const wallet = createWalletClient({ account, chain: foundry, transport: http(service.rpcUrl) });
+    const hash = await wallet.sendTransaction({ to: recipient, value: parseEther('0.25') });
+
+    const deadline = Date.now() + 20_000;
+    while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(received).toHaveLength(1);
+    const { body, signature } = received[0]!;
+    expect(signature).toBe(createHmac('sha256', webhook.signing_key).update(body).digest('hex'));
+    const notification = JSON.parse(body) as { webhookId: string; type: string; event: { network: string; activity: Record<string, unknown>[] } };
+    expect(notification).toMatchObject({ webhookId: webhook.id, type: 'ADDRESS_ACTIVITY', event: { network: 'LOCAL' } });
+    expect(notification.event.activity).toEqual([
+      expect.objectContaining({ fromAddress: account.address.toLowerCase(), toAddress: recipient, hash, value: 0.25, asset: 'ETH', category: 'external', blockNum: '0x1' }),
+    ]);
+    await service.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });
