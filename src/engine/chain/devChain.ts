@@ -23,7 +23,7 @@ import { checkTransactionAdmission, decodeRawTransaction, recoverSender } from '
 import { type TxPool, createTxPool } from './txPool.js';
 import type { ChainView } from './types.js';
 
-/** Priority fee anvil suggests and fills in (1 gwei). */
+/** Smallest priority fee anvil suggests, and the one it fills into eth_sendTransaction (1 gwei). */
 export const DEFAULT_PRIORITY_FEE_WEI = 1_000_000_000n;
 
 export interface DevChain extends ChainView, DevControls {
@@ -37,6 +37,11 @@ export interface DevChain extends ChainView, DevControls {
   pendingTransaction(hash: Uint8Array): TypedTransaction | undefined;
   /** Base fee of the next block. */
   nextBaseFee(): bigint;
+  /**
+   * Suggested priority fee, as anvil computes it: the smallest tip paid in the latest block, but at
+   * least 1 gwei. eth_maxPriorityFeePerGas answers it; eth_gasPrice adds the next base fee.
+   */
+  suggestedPriorityFee(): Promise<bigint>;
   /** Submits a signed transaction; in automine mode it is mined before this resolves. Returns its hash. */
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>;
   /** Fills, signs (dev accounts only) and submits a transaction. Returns its hash. */
@@ -113,6 +118,14 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     return hash;
   }
 
+  async function suggestedPriorityFee(): Promise<bigint> {
+    const head = core.head();
+    const baseFee = head.header.baseFeePerGas ?? 0n;
+    const tips = (await core.getReceipts(head.hash())).map((r) => r.effectiveGasPrice - baseFee);
+    const lowest = tips.length > 0 ? tips.reduce((a, b) => (b < a ? b : a)) : 0n;
+    return lowest > DEFAULT_PRIORITY_FEE_WEI ? lowest : DEFAULT_PRIORITY_FEE_WEI;
+  }
+
   function callTarget(block: Block): CallTarget {
     return { block, stateRoot: core.stateRootAt(block) };
   }
@@ -135,6 +148,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     pendingNonce,
     pendingTransaction: (hash) => pool.get(hash)?.tx,
     nextBaseFee: () => nextBaseFee(core.head(), config.baseFeeWei),
+    suggestedPriorityFee,
     async sendRawTransaction(raw) {
       const tx = decodeRawTransaction(raw, core.common);
       return locked(() => submit(tx));
@@ -148,11 +162,12 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       }
       const filledRequest = { ...request, from: signer.address.bytes };
       return locked(async () => {
-        const baseFee = nextBaseFee(core.head(), config.baseFeeWei);
+        // anvil: legacy price and fee cap are the next base fee plus the suggested tip; the tip itself is 1 gwei.
+        const suggestedPrice = nextBaseFee(core.head(), config.baseFeeWei) + (await suggestedPriorityFee());
         const priority = request.maxPriorityFeePerGas ?? (request.maxFeePerGas !== undefined && request.maxFeePerGas < DEFAULT_PRIORITY_FEE_WEI ? request.maxFeePerGas : DEFAULT_PRIORITY_FEE_WEI);
         const fees = {
-          gasPrice: request.gasPrice ?? baseFee + DEFAULT_PRIORITY_FEE_WEI,
-          maxFeePerGas: request.maxFeePerGas ?? baseFee + priority,
+          gasPrice: request.gasPrice ?? suggestedPrice,
+          maxFeePerGas: request.maxFeePerGas ?? suggestedPrice,
           maxPriorityFeePerGas: priority,
         };
         const type = requestTxType(request);

@@ -98,6 +98,27 @@ describe('differential against anvil', () => {
     expect(deployEstimateB).toEqual(deployEstimateA);
     const [historyA, historyB] = await both('eth_feeHistory', ['0x4', 'latest', [25, 75]]);
     expect(historyB).toEqual(historyA);
+
+    // Fee suggestions follow anvil's rule, and eth_sendTransaction fills nonce, gas and fees like
+    // anvil, so the signed bytes (and hash) match.
+    for (const method of ['eth_gasPrice', 'eth_maxPriorityFeePerGas']) {
+      const [suggestedA, suggestedB] = await both(method, []);
+      expect(suggestedB, method).toEqual(suggestedA);
+    }
+    for (const request of [
+      { from: a0.address, to: a1.address, value: '0x1' },
+      { from: a1.address, to: counterAddress, data: increment },
+      { from: a2.address, to: a3.address, value: '0x2', gasPrice: '0x77359400' },
+      { from: a3.address, data: counter.bytecode },
+    ]) {
+      const [sentA, sentB] = await both('eth_sendTransaction', [request]);
+      const txA = await anvilRpc(anvil.url, 'eth_getTransactionByHash', [(sentA as { result: Hex }).result]);
+      const txB = await rpc(table, 'eth_getTransactionByHash', [(sentB as { result: Hex }).result]);
+      const { blockHash: _a, blockTimestamp: _b, ...fieldsA } = (txA as { result: Record<string, unknown> }).result;
+      const { blockHash: _c, blockTimestamp: _d, ...fieldsB } = (txB as { result: Record<string, unknown> }).result;
+      expect(fieldsB, JSON.stringify(request)).toEqual(fieldsA);
+      expect(sentB).toEqual(sentA);
+    }
   });
 
   it('error: the same malformed or invalid transactions are refused by both', async () => {

@@ -39,7 +39,7 @@ export function createEthNamespace(deps: ChainMethodDeps): Namespace<typeof ethS
     eth_coinbase: eth_coinbase(deps),
     eth_syncing: eth_syncing(),
     eth_gasPrice: eth_gasPrice(deps),
-    eth_maxPriorityFeePerGas: eth_maxPriorityFeePerGas(),
+    eth_maxPriorityFeePerGas: eth_maxPriorityFeePerGas(deps),
     eth_getBalance: eth_getBalance(deps),
     eth_getCode: eth_getCode(deps),
     eth_getTransactionCount: eth_getTransactionCount(deps),

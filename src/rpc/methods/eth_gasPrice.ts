@@ -1,10 +1,9 @@
-// eth_gasPrice: next block's base fee plus the suggested 1 gwei tip (anvil's answer).
-import { DEFAULT_PRIORITY_FEE_WEI } from '../../engine/chain/devChain.js';
+// eth_gasPrice: next block's base fee plus the suggested tip (anvil's answer).
 import { quantityToHex } from '../hex.js';
 import type { ethSchema } from '../schema/eth.js';
 import type { ChainMethodDeps } from './chainMethodDeps.js';
 import type { MethodHandler } from './methodTable.js';
 
 export function eth_gasPrice({ chain }: ChainMethodDeps): MethodHandler<(typeof ethSchema)['eth_gasPrice']> {
-  return () => quantityToHex(chain.nextBaseFee() + DEFAULT_PRIORITY_FEE_WEI);
+  return async () => quantityToHex(chain.nextBaseFee() + (await chain.suggestedPriorityFee()));
 }

@@ -1,9 +1,10 @@
-// eth_maxPriorityFeePerGas: the suggested tip, 1 gwei (anvil's answer).
-import { DEFAULT_PRIORITY_FEE_WEI } from '../../engine/chain/devChain.js';
+// eth_maxPriorityFeePerGas: the suggested tip, as anvil computes it (smallest tip of the latest
+// block, at least 1 gwei).
 import { quantityToHex } from '../hex.js';
 import type { ethSchema } from '../schema/eth.js';
+import type { ChainMethodDeps } from './chainMethodDeps.js';
 import type { MethodHandler } from './methodTable.js';
 
-export function eth_maxPriorityFeePerGas(): MethodHandler<(typeof ethSchema)['eth_maxPriorityFeePerGas']> {
-  return () => quantityToHex(DEFAULT_PRIORITY_FEE_WEI);
+export function eth_maxPriorityFeePerGas({ chain }: ChainMethodDeps): MethodHandler<(typeof ethSchema)['eth_maxPriorityFeePerGas']> {
+  return async () => quantityToHex(await chain.suggestedPriorityFee());
 }
