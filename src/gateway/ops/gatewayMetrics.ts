@@ -70,6 +70,13 @@ export function createGatewayMetrics(): GatewayMetrics {
   });
   // Interned "network\0method" keys, so the hot path does not build a string per call.
   const keyOf = memo((network: string, method: string) => `${network}\u0000${method}`);
+  const unitsByTier = new Map<ApiKeyTier, CounterChild>();
+  const limitedByTier = new Map<ApiKeyTier, CounterChild>();
+  const byTier = (cache: Map<ApiKeyTier, CounterChild>, counter: typeof units, tier: ApiKeyTier) => {
+    let child = cache.get(tier);
+    if (!child) cache.set(tier, (child = counter.labels([tier])));
+    return child;
+  };
 
   return {
     registry,
@@ -84,10 +91,10 @@ export function createGatewayMetrics(): GatewayMetrics {
       s.trace?.observe(seconds);
     },
     computeUnits(tier, n) {
-      if (n > 0) units.inc([tier], n);
+      if (n > 0) byTier(unitsByTier, units, tier).inc(n);
     },
     rateLimited(tier) {
-      limited.inc([tier]);
+      byTier(limitedByTier, limited, tier).inc();
     },
   };
 }
