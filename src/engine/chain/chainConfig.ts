@@ -2,6 +2,7 @@
 // (chain rules) built from them. Everything configurable lives here, in one place.
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { ServiceError } from '../../rpc/errors.js';
+import { wasmEcrecover } from './wasmEcrecover.js';
 
 /** Hardforks the dev chain can run (proof-of-stake rules only, as anvil's defaults). */
 export const SUPPORTED_HARDFORKS = [Hardfork.Paris, Hardfork.Shanghai, Hardfork.Cancun, Hardfork.Prague, Hardfork.Osaka] as const;
@@ -119,5 +120,6 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   return new Common({
     chain: { ...Mainnet, name: 'tracehook-dev', chainId: Number(chainId), hardforks, bootstrapNodes: [], dnsNetworks: [] },
     hardfork,
+    customCrypto: { ecrecover: wasmEcrecover },
   });
 }
