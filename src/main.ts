@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { ServiceConfig } from './config/options.js';
 import { balanceWei } from './config/options.js';
 import { loadOrCreateSecrets } from './config/serviceSecrets.js';
+import { lockDataDir } from './config/dataDirLock.js';
+import { releaseAllLeases } from './notify/outbox/claimDeliveries.js';
 import { createLogger, type Logger } from './log/createLogger.js';
 import { openServiceStore } from './store/openServiceStore.js';
 import { createKeysRepository } from './store/keysRepository.js';
@@ -46,8 +48,9 @@ export function packageVersion(): string {
 export async function startService(config: ServiceConfig): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel });
   const version = packageVersion();
+  const lock = lockDataDir(config.dataDir);
   const secrets = loadOrCreateSecrets(config.dataDir, { devApiKey: config.devApiKey, authToken: config.authToken });
-  const cleanups: (() => Promise<void>)[] = [];
+  const cleanups: (() => Promise<void>)[] = [async () => lock.release()];
   const closeAll = async () => {
     for (const fn of cleanups.reverse()) await fn();
     cleanups.length = 0;
@@ -93,9 +96,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const traceBlockCalls = async (block: Parameters<typeof tracer.recordBlock>[0]): Promise<CallFrame[]> =>
       (await tracer.recordBlock(block, callTracerNeeds)).map((t) => renderCallTracer(t.record, {}, t.context) as unknown as CallFrame);
 
+    // The SQLite store belongs to this process alone (the data-dir lock), so leases still held
+    // are those of a previous, killed run: free them so its in-flight deliveries resume now.
+    if (!config.databaseUrl) await releaseAllLeases(db);
     const notifier = createNotifier({
       db,
       logger: logger.child({ part: 'notify' }),
+      tier: config.webhookTier,
+      concurrency: config.webhookConcurrency,
       fetchTimeoutMs: config.webhookTimeoutMs,
       allowLoopbackUrls: !config.production,
       allowList: config.webhookAllowList,

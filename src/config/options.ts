@@ -45,6 +45,8 @@ export const optionDefs = [
   { key: 'corsOrigins', arg: 'origins', kind: 'list', group: 'gateway', default: ['*'], description: 'comma-separated origins allowed by CORS (* for any)' },
   { key: 'production', kind: 'bool', group: 'webhooks', default: false, description: 'production mode: refuse webhook URLs on loopback/private/link-local/metadata addresses' },
   { key: 'webhookAllowList', arg: 'hosts', kind: 'list', group: 'webhooks', default: [], description: 'hosts or CIDRs allowed as webhook targets even in production mode' },
+  { key: 'webhookTier', arg: 'tier', kind: 'string', group: 'webhooks', default: 'enterprise', description: 'tier of the auth token for webhooks: free or payg (5/100 webhooks, 10-minute retries) or enterprise (unlimited, 1-hour retries)' },
+  { key: 'webhookConcurrency', arg: 'n', kind: 'int', group: 'webhooks', default: 32, description: 'webhook delivery attempts in flight at once' },
   { key: 'webhookTimeoutMs', arg: 'ms', kind: 'int', group: 'webhooks', default: 10_000, description: 'timeout of one webhook delivery attempt' },
 ] as const satisfies readonly OptionDef[];
 
@@ -76,6 +78,8 @@ export const ServiceConfig = z.object({
   corsOrigins: z.array(z.string()),
   production: z.boolean(),
   webhookAllowList: z.array(z.string()),
+  webhookTier: z.enum(['free', 'payg', 'enterprise']),
+  webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

@@ -157,6 +157,15 @@ export async function releaseLeases(db: SqlExecutor, workerId: string, eventIds?
 }
 
 /**
+ * Gives back every lease, whoever holds it. Only for a store that exactly one process uses (the
+ * SQLite default): at start-up, leases of the previous, killed process are known to be dead, so
+ * its in-flight deliveries resume at once instead of after the lease expiry.
+ */
+export async function releaseAllLeases(db: SqlExecutor): Promise<number> {
+  return db.execute('UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner IS NOT NULL');
+}
+
+/**
  * Earliest time (ms) after `nowMs` at which a retry of a delivering webhook becomes due, or a
  * lease expires; null when nothing is scheduled. Lets the worker sleep exactly until then.
  */
