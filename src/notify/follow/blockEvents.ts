@@ -6,7 +6,7 @@ import type { Hex } from '../../rpc/hex.js';
 import type { SqlExecutor } from '../../store/sql.js';
 import type { NotifyLogger } from '../notifyLogger.js';
 import type { WebhookType } from '../webhooks/webhookTypes.js';
-import { findActiveWebhooks, findAddressSubscribers, findNftSubscribers } from '../webhooks/webhookSubscriptions.js';
+import { findActiveWebhooks, findNftSubscribers } from '../webhooks/webhookSubscriptions.js';
 import type { BlockData } from '../extract/blockData.js';
 import type { Transfer } from '../extract/transfers.js';
 import type { TokenMetadata } from '../extract/tokenMetadata.js';
@@ -77,17 +77,38 @@ export async function buildBlockEvents(tx: SqlExecutor, input: BlockEventsInput)
   return [...(await addressEvents(tx, input)), ...(await nftEvents(tx, input)), ...(await customEvents(tx, input))];
 }
 
+/**
+ * (webhook, address) pairs for the addresses a block touched, over every ADDRESS_ACTIVITY webhook
+ * of the network that takes part. One index lookup per touched address (`webhook_addresses.address`),
+ * so the cost follows the block, not how many addresses the webhooks watch.
+ */
+async function watchedAddresses(tx: SqlExecutor, input: BlockEventsInput, touched: readonly string[]): Promise<Map<string, Set<string>>> {
+  const webhooks = new Set((await findActiveWebhooks(tx, input.network, 'ADDRESS_ACTIVITY')).map((w) => w.id).filter(input.include));
+  const watchedBy = new Map<string, Set<string>>();
+  if (!webhooks.size) return watchedBy;
+  for (let i = 0; i < touched.length; i += ADDRESS_CHUNK) {
+    const chunk = touched.slice(i, i + ADDRESS_CHUNK);
+    const rows = await tx.query<{ webhook_id: string; address: string }>(
+      `SELECT webhook_id, address FROM webhook_addresses WHERE address IN (${chunk.map((_, j) => `$${j + 1}`).join(', ')})`,
+      chunk,
+    );
+    for (const { webhook_id: webhookId, address } of rows) {
+      if (!webhooks.has(webhookId)) continue;
+      let set = watchedBy.get(webhookId);
+      if (!set) watchedBy.set(webhookId, (set = new Set()));
+      set.add(address);
+    }
+  }
+  return watchedBy;
+}
+
+const ADDRESS_CHUNK = 500;
+
 async function addressEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<WebhookEvent[]> {
   if (!input.transfers.length) return [];
   const touched = new Set<string>();
   for (const t of input.transfers) touched.add(t.from).add(t.to);
-  const watchedBy = new Map<string, Set<string>>();
-  for (const { webhookId, address } of await findAddressSubscribers(tx, input.network, [...touched])) {
-    if (!input.include(webhookId)) continue;
-    let set = watchedBy.get(webhookId);
-    if (!set) watchedBy.set(webhookId, (set = new Set()));
-    set.add(address);
-  }
+  const watchedBy = await watchedAddresses(tx, input, [...touched]);
   const builder = createAddressActivityBuilder({ blockNumber: BigInt(input.block.header.number), nativeAsset: input.nativeAsset, nativeDecimals: input.nativeDecimals, tokens: input.tokens });
   const out: WebhookEvent[] = [];
   for (const webhookId of [...watchedBy.keys()].sort()) {
