@@ -4,7 +4,7 @@
 // `state_diff` files). Format: ../shared/conformance/README.md §1.1-1.2.
 import { createBlock, type Block } from '@ethereumjs/block';
 import { Hardfork } from '@ethereumjs/common';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bigIntToBytes, setLengthLeft, type KZG } from '@ethereumjs/util';
 import { createVM, type VM } from '@ethereumjs/vm';
@@ -100,7 +100,8 @@ export async function prepareGethFixture(fixture: GethFixture, options: { kzg?: 
   const timestamp = num(context.timestamp);
   const hardfork = hardforkAt(genesis.config, number, timestamp);
   const common = createPinnedCommon({ chainId: chainIdOf(genesis.config), hardfork, kzg: options.kzg });
-  const sm = new MerkleStateManager({ common });
+  const type = CacheType.ORDERED_MAP;
+  const sm = new MerkleStateManager({ common, caches: new Caches({ account: { type }, storage: { type }, code: { type } }) });
   for (const [address, spec] of Object.entries(genesis.alloc)) await putAccount(sm, address, spec);
   for (const [address, override] of Object.entries(fixture.stateOverrides ?? {})) {
     const addr = new Address(hexToBytes(address));

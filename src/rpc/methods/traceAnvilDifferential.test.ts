@@ -3,19 +3,9 @@
 // callTracer, prestateTracer (both modes), trace_transaction and trace_block must agree field by
 // field, except for the differences in DIFFERENCES below (also in docs/trace-conventions.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateKeyToAccount } from 'viem/accounts';
-import { type TempChain, openTempChain } from '../../engine/chain/testing/tempChain.js';
-import { type Tracer, createTracer } from '../../engine/trace/createTracer.js';
-import { buildTraceScenarios, type SignedScenario } from '../../engine/trace/testing/traceScenarios.js';
-import { type AnvilProcess, startAnvil } from '../../testing/startAnvil.js';
-import { bytesToHex } from '../hex.js';
-import { createDebugNamespace } from './debugNamespace.js';
-import { createEthNamespace } from './ethNamespace.js';
-import { type MethodTable, createMethodTable } from './methodTable.js';
-import { type RpcResponse, rpc } from './testing/chainRpc.js';
-import { createTraceNamespace } from './traceNamespace.js';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { SignedScenario } from '../../engine/trace/testing/traceScenarios.js';
+import { rpc } from './testing/chainRpc.js';
+import { type Json, type TraceAnvilPair, startTraceAnvilPair } from './testing/traceAnvilPair.js';
 type Obj = { [key: string]: Json };
 type Entry = Obj & { traceAddress: number[]; subtraces: number; action: Obj; result: Obj | null };
 
@@ -37,17 +27,6 @@ const DIFFERENCES = {
     'trace_*: anvil lists a call that failed its balance pre-check ("Insufficient balance for transfer"); OpenEthereum (and we) list no entry for it.',
   blockHash: 'blockHash: the two chains seal different headers (timestamp, mix hash), so each side must carry its own hash of the same block number.',
 } as const;
-
-async function anvilRpc(url: string, method: string, params: unknown[]): Promise<RpcResponse> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
-  return body.error ? { error: body.error } : { result: body.result ?? null };
-}
-
-function resultOf(response: RpcResponse): Json {
-  if ('error' in response) throw new Error(`unexpected error ${response.error.code} ${response.error.message}`);
-  return response.result as Json;
-}
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
@@ -99,34 +78,18 @@ function normalizeParity(entries: Entry[]): Entry[] {
 }
 
 describe('tracers: differential against anvil', () => {
-  let anvil: AnvilProcess;
-  let temp: TempChain;
-  let tracer: Tracer;
-  let table: MethodTable;
+  let pair: TraceAnvilPair;
   let scenarios: SignedScenario[];
-  const hashes = new Map<string, string>();
+  let hashes: Map<string, string>;
+  let both: TraceAnvilPair['both'];
 
   beforeAll(async () => {
-    [anvil, temp] = await Promise.all([startAnvil(), openTempChain({ clock: Date.now })]);
-    tracer = createTracer({ chain: temp.chain });
-    table = createMethodTable(createEthNamespace({ chain: temp.chain }), createDebugNamespace({ tracer }), createTraceNamespace({ tracer }));
-    const deployer = privateKeyToAccount(bytesToHex(temp.chain.accounts[0]!.privateKey));
-    ({ scenarios } = await buildTraceScenarios(deployer, Number(temp.chain.chainId)));
-    for (const s of scenarios) {
-      const [a, b] = [await anvilRpc(anvil.url, 'eth_sendRawTransaction', [s.raw]), await rpc(table, 'eth_sendRawTransaction', [s.raw])];
-      expect(b).toEqual(a);
-      hashes.set(s.name, resultOf(a) as string);
-    }
+    pair = await startTraceAnvilPair();
+    ({ scenarios, hashes, both } = pair);
   }, 60_000);
   afterAll(async () => {
-    tracer?.close();
-    await anvil?.stop();
-    await temp?.dispose();
+    await pair?.stop();
   });
-
-  async function both(method: string, params: unknown[]): Promise<[Json, Json]> {
-    return [resultOf(await anvilRpc(anvil.url, method, params)), resultOf(await rpc(table, method, params))];
-  }
 
   it('behavior: callTracer (with logs) matches for every scenario', async () => {
     for (const s of scenarios) {
@@ -171,8 +134,8 @@ describe('tracers: differential against anvil', () => {
   async function withOwnBlockHashes(entries: Entry[], side: 'anvil' | 'ours'): Promise<Entry[]> {
     for (const e of entries) {
       const params = [`0x${Number(e.blockNumber).toString(16)}`, false];
-      const block = side === 'anvil' ? await anvilRpc(anvil.url, 'eth_getBlockByNumber', params) : await rpc(table, 'eth_getBlockByNumber', params);
-      expect(e.blockHash, DIFFERENCES.blockHash).toBe((resultOf(block) as Obj).hash);
+      const block = side === 'anvil' ? await pair.anvilRpc('eth_getBlockByNumber', params) : await rpc(pair.table, 'eth_getBlockByNumber', params);
+      expect('result' in block && (block.result as Obj).hash, DIFFERENCES.blockHash).toBe(e.blockHash);
       e.blockHash = 'own block hash';
     }
     return entries;
@@ -191,7 +154,7 @@ describe('tracers: differential against anvil', () => {
   });
 
   it('behavior: trace_block and debug_traceBlockByNumber match for every block', async () => {
-    const head = Number(temp.chain.headNumber());
+    const head = Number(pair.temp.chain.headNumber());
     for (let n = 1; n <= head; n++) {
       const block = `0x${n.toString(16)}`;
       const [theirs, ours] = await both('trace_block', [block]);

@@ -6,7 +6,7 @@ import { encodeFunctionData, toFunctionSelector, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { type TempChain, openTempChain } from '../../engine/chain/testing/tempChain.js';
 import { type Tracer, createTracer } from '../../engine/trace/createTracer.js';
-import { FEES, TRACE_CHILD, TRACE_PROBE, TRACE_TOKEN, buildTraceScenarios, type ScenarioAddresses } from '../../engine/trace/testing/traceScenarios.js';
+import { FEES, TRACE_PROBE, TRACE_TOKEN, buildTraceScenarios, type ScenarioAddresses } from '../../engine/trace/testing/traceScenarios.js';
 import { bytesToHex } from '../hex.js';
 import { createDebugNamespace } from './debugNamespace.js';
 import { createDevNamespace } from './devNamespace.js';
@@ -16,7 +16,9 @@ import { rpc, rpcResult } from './testing/chainRpc.js';
 import { createTraceNamespace } from './traceNamespace.js';
 
 type Obj = Record<string, unknown>;
-const GAS_CAP = 5_000_000n;
+const GAS_CAP = 2_000_000n;
+/** JUMPDEST PUSH1 0 JUMP: loops until the gas runs out. */
+const LOOP = { address: '0x00000000000000000000000000000000000000bc', code: '0x5b600056' };
 const RECIPIENT = '0x00000000000000000000000000000000000000aa';
 
 describe('debug and trace namespaces on the embedded chain', () => {
@@ -105,15 +107,15 @@ describe('debug and trace namespaces on the embedded chain', () => {
     it('error: a call above the gas cap is refused, and a call without gas gets the cap', async () => {
       const over = await rpc(table, 'debug_traceCall', [{ ...probeCall('nested', [1n]), gas: `0x${(GAS_CAP + 1n).toString(16)}` }, 'latest']);
       expect(over).toMatchObject({ error: { code: -32602, message: expect.stringContaining('gas cap') } });
-      const burn = { from: deployer.address, to: await childAddress(), data: encodeFunctionData({ abi: TRACE_CHILD.abi, functionName: 'burn', args: [100_000n] }) };
-      const frame = await rpcResult<Obj>(table, 'debug_traceCall', [burn, 'latest', { tracer: 'callTracer' }]);
+      const overrides = { [LOOP.address]: { code: LOOP.code } };
+      const frame = await rpcResult<Obj>(table, 'debug_traceCall', [{ from: deployer.address, to: LOOP.address }, 'latest', { tracer: 'callTracer', stateOverrides: overrides }]);
       expect(frame).toMatchObject({ gas: `0x${GAS_CAP.toString(16)}`, gasUsed: `0x${GAS_CAP.toString(16)}`, error: 'out of gas' });
     });
 
     it('error: a trace that runs past its timeout fails; it is never partial', async () => {
-      const burn = { from: deployer.address, to: await childAddress(), data: encodeFunctionData({ abi: TRACE_CHILD.abi, functionName: 'burn', args: [100_000n] }) };
       const started = performance.now();
-      const response = await rpc(table, 'debug_traceCall', [burn, 'latest', { tracer: 'callTracer', timeout: '20ms' }]);
+      const options = { tracer: 'callTracer', timeout: '20ms', stateOverrides: { [LOOP.address]: { code: LOOP.code } } };
+      const response = await rpc(table, 'debug_traceCall', [{ from: deployer.address, to: LOOP.address }, 'latest', options]);
       expect(response).toEqual({ error: { code: -32000, message: 'execution timeout: exceeded 20 ms' } });
       expect(performance.now() - started).toBeLessThan(2000);
     });
@@ -132,11 +134,6 @@ describe('debug and trace namespaces on the embedded chain', () => {
       }
     });
   });
-
-  async function childAddress(): Promise<Hex> {
-    const out = await rpcResult<Hex>(table, 'eth_call', [probeCall('child'), 'latest']);
-    return `0x${out.slice(26)}`;
-  }
 
   describe('debug_traceTransaction and debug_traceBlock*', () => {
     it('behavior: every tracer renders a mined transaction', async () => {

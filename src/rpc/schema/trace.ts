@@ -16,14 +16,14 @@ export const TraceTypes = z
   .min(1, { error: 'at least one trace type is required ("trace", "stateDiff" or "vmTrace")' })
   .transform((types) => [...new Set(types)]);
 
-/** Block number or tag; a 32-byte hash gets a specific refusal. */
-export const ParityBlockParam = z.union([
-  BlockNumberOrTag,
-  Hash32.transform((_hash, ctx) => {
-    ctx.addIssue({ code: 'custom', message: 'a block hash is not accepted here; pass a block number or a tag such as "latest"' });
-    return z.NEVER;
-  }),
-]);
+/** Block number or tag; a 32-byte hash (also a valid hex number) gets a specific refusal. */
+export const ParityBlockParam = z
+  .unknown()
+  .refine((value) => !Hash32.safeParse(value).success, {
+    error: 'a block hash is not accepted here; pass a block number or a tag such as "latest"',
+    abort: true,
+  })
+  .pipe(BlockNumberOrTag);
 
 /** trace_filter's filter object. Block bounds are numbers or tags; addresses are lists. */
 export const TraceFilterObject = z.strictObject(
