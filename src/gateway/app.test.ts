@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpRoute } from '../http/route.js';
 import { sendJson } from '../http/sendJson.js';
 import { createManualClock } from './clock.js';
-import { createTestTable } from './testing/testNamespace.js';
+import { createTestState, createTestTable } from './testing/testNamespace.js';
 import { post, rpcBody, startTestGateway, type TestGateway } from './testing/startTestGateway.js';
 
 let t: TestGateway | undefined;
@@ -219,7 +219,7 @@ describe('operations', () => {
 
 describe('routing', () => {
   it('behavior: several networks, the first also at /v2', async () => {
-    const stateB = { chainId: 11155111n, blockNumber: 5n, balances: new Map(), traces: new Map() };
+    const stateB = { ...createTestState(), chainId: 11155111n, blockNumber: 5n };
     t = await startTestGateway({
       networks: [
         { name: 'mainnet', table: createTestTable() },
@@ -272,7 +272,7 @@ describe('shutdown', () => {
   it('behavior: close lets in-flight requests finish and flushes usage', async () => {
     t = await startTestGateway();
     const slow = post(`${t.url}/v2/${t.keys.payg}`, rpcBody('test_sleep', [300]));
-    await new Promise((r) => setTimeout(r, 50));
+    while (t.state.sleeping === 0) await new Promise((r) => setTimeout(r, 5));
     const closed = t.gateway.close();
     const answer = await slow;
     expect(answer.json).toMatchObject({ result: 'slept' });

@@ -9,7 +9,7 @@ import { InternalError, InvalidRequestError, PayloadTooLargeError, RateLimitedEr
 import type { RpcContext } from '../rpc/methods/methodTable.js';
 import { BodyTooLargeError } from '../http/readBody.js';
 import { readRequestBody } from './framing/readRequestBody.js';
-import { decodeBody, type DecodedBody, type JsonRpcId } from './framing/decodeRequest.js';
+import { decodeBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
 import { encodeBatch, encodeError, encodeResult } from './framing/encodeResponse.js';
 import { admit, type AdmissionDeps, type AdmittedItem } from './middleware/admission.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -166,85 +166,78 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     return decision instanceof Promise ? decision.then(decide) : decide(decision);
   };
 
-  /** Handles one HTTP request to the endpoint; resolves once the answer is written. */
-  return async function handleRpc(req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<RpcOutcome> {
-    const outcome: RpcOutcome = { status: 0, methods: '' };
+  const noContent = (res: ServerResponse, request: RpcRequest): number => {
+    res.writeHead(204, [...request.headers]);
+    res.end();
+    return 204;
+  };
+
+  /** Admits, charges, runs and answers one (non-batch) call; returns the HTTP status. */
+  const answerSingle = async (res: ServerResponse, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem, outcome: RpcOutcome): Promise<number> => {
+    const item = admit(decoded, key, request.network, deps);
+    outcome.methods = item.kind === 'run' ? item.call.method : item.metricMethod;
+    // A single call refused for its tier is a 403 like the other key problems.
+    if (item.kind === 'error' && item.error.httpStatus !== 200) {
+      deps.metrics.rpcCall(request.network.name, item.metricMethod, item.error.code, 0);
+      return fail(res, request, item.error, item.id);
+    }
+    const quota = enforceQuota(key, [item]);
+    const limited = quota instanceof Promise ? await quota : quota;
+    if (limited) return fail(res, request, limited, item.kind === 'run' ? item.call.id : item.id, ['Retry-After', String(limited.retryAfterSec)]);
+    const answer = answerItem(item, request, new CallContext(request.requestId, res));
+    const text = answer instanceof Promise ? await answer : answer;
+    if (text === undefined) return noContent(res, request);
+    send(res, request, 200, text);
+    return 200;
+  };
+
+  /** Admits and charges a batch as a whole, runs its calls concurrently, answers in order. */
+  const answerBatch = async (res: ServerResponse, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem[], outcome: RpcOutcome): Promise<number> => {
+    const items = decoded.map((item) => admit(item, key, request.network, deps));
+    outcome.methods = `batch(${items.length})`;
+    const limited = await enforceQuota(key, items);
+    if (limited) return fail(res, request, limited, null, ['Retry-After', String(limited.retryAfterSec)]);
+    const ctx = new CallContext(request.requestId, res);
+    const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx)));
+    const answered = parts.filter((p): p is string => p !== undefined);
+    if (answered.length === 0) return noContent(res, request);
+    send(res, request, 200, encodeBatch(answered));
+    return 200;
+  };
+
+  /** Checks HTTP method, content type and key; answers and returns a status, or returns the key. */
+  const admitRequest = async (req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<ApiKeyRecord | number> => {
     if (req.method !== 'POST') {
       const error = new InvalidRequestError(`HTTP method ${req.method ?? ''} is not allowed: send JSON-RPC requests with POST`, { httpStatus: 405 });
-      outcome.status = fail(res, request, error, null, ALLOW_POST);
-      return outcome;
+      return fail(res, request, error, null, ALLOW_POST);
     }
     const contentType = req.headers['content-type'];
     if (contentType !== undefined && !isJsonContentType(contentType)) {
       const error = new InvalidRequestError(`Unsupported Content-Type ${contentType.slice(0, 100)}: use application/json`, { httpStatus: 415 });
-      outcome.status = fail(res, request, error, null, CLOSE);
-      return outcome;
+      return fail(res, request, error, null, CLOSE);
     }
-
-    let key: ApiKeyRecord;
     try {
       const found = authenticate(deps.keyCache, request.apiKey, req.headers.origin);
-      key = found instanceof Promise ? await found : found;
+      return found instanceof Promise ? await found : found;
     } catch (error) {
-      if (!(error instanceof RpcError)) {
-        deps.logger.error({ reqId: request.requestId, err: error }, 'API key lookup failed');
-        outcome.status = fail(res, request, new InternalError(request.requestId, { cause: error }));
-        return outcome;
-      }
-      outcome.status = fail(res, request, error, null, CLOSE);
+      if (error instanceof RpcError) return fail(res, request, error, null, CLOSE);
+      deps.logger.error({ reqId: request.requestId, err: error }, 'API key lookup failed');
+      return fail(res, request, new InternalError(request.requestId, { cause: error }));
+    }
+  };
+
+  /** Handles one HTTP request to the endpoint; resolves once the answer is written. */
+  return async function handleRpc(req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<RpcOutcome> {
+    const outcome: RpcOutcome = { status: 0, methods: '' };
+    const key = await admitRequest(req, res, request);
+    if (typeof key === 'number') {
+      outcome.status = key;
       return outcome;
     }
-
     const decoded = await readRequest(req, res, request);
-    if (typeof decoded === 'number') {
-      outcome.status = decoded;
-      return outcome;
-    }
-
-    const ctx = new CallContext(request.requestId, res);
-
-    if (!decoded.batch) {
-      const item = admit(decoded.item, key, request.network, deps);
-      outcome.methods = item.kind === 'run' ? item.call.method : item.metricMethod;
-      // A single call refused for its tier is a 403 like the other key problems.
-      if (item.kind === 'error' && item.error.httpStatus !== 200) {
-        deps.metrics.rpcCall(request.network.name, item.metricMethod, item.error.code, 0);
-        outcome.status = fail(res, request, item.error, item.id);
-        return outcome;
-      }
-      const quota = enforceQuota(key, [item]);
-      const limited = quota instanceof Promise ? await quota : quota;
-      if (limited) {
-        outcome.status = fail(res, request, limited, item.kind === 'run' ? item.call.id : item.id, ['Retry-After', String(limited.retryAfterSec)]);
-        return outcome;
-      }
-      const answer = answerItem(item, request, ctx);
-      const text = answer instanceof Promise ? await answer : answer;
-      outcome.status = text === undefined ? 204 : 200;
-      if (text === undefined) {
-        res.writeHead(204, [...request.headers]);
-        res.end();
-      } else send(res, request, 200, text);
-      return outcome;
-    }
-
-    const items = decoded.items.map((item) => admit(item, key, request.network, deps));
-    outcome.methods = `batch(${items.length})`;
-    const limited = await enforceQuota(key, items);
-    if (limited) {
-      outcome.status = fail(res, request, limited, null, ['Retry-After', String(limited.retryAfterSec)]);
-      return outcome;
-    }
-    const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx)));
-    const answered = parts.filter((p): p is string => p !== undefined);
-    if (answered.length === 0) {
-      outcome.status = 204;
-      res.writeHead(204, [...request.headers]);
-      res.end();
-    } else {
-      outcome.status = 200;
-      send(res, request, 200, encodeBatch(answered));
-    }
+    if (typeof decoded === 'number') outcome.status = decoded;
+    else if (decoded.batch) outcome.status = await answerBatch(res, request, key, decoded.items, outcome);
+    else outcome.status = await answerSingle(res, request, key, decoded.item, outcome);
     return outcome;
   };
 }

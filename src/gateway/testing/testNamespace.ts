@@ -13,6 +13,8 @@ export interface TestChainState {
   balances: Map<Hex, bigint>;
   /** Recorded trace_transaction answers by lowercase hash. */
   traces: Map<Hex, unknown[]>;
+  /** test_sleep calls currently running (lets tests wait until a call is in flight). */
+  sleeping: number;
 }
 
 export const testSchema = {
@@ -27,7 +29,7 @@ export const testSchema = {
 };
 
 export function createTestState(): TestChainState {
-  return { chainId: 31337n, blockNumber: 0x18n, balances: new Map(), traces: new Map() };
+  return { chainId: 31337n, blockNumber: 0x18n, balances: new Map(), traces: new Map(), sleeping: 0 };
 }
 
 export function createTestTable(state: TestChainState = createTestState()): MethodTable {
@@ -45,10 +47,15 @@ export function createTestTable(state: TestChainState = createTestState()): Meth
       },
       test_sleep: ([ms], ctx) =>
         new Promise((resolve) => {
-          const timer = setTimeout(() => resolve('slept'), ms);
+          state.sleeping++;
+          const done = (answer: string) => {
+            state.sleeping--;
+            resolve(answer);
+          };
+          const timer = setTimeout(() => done('slept'), ms);
           ctx.signal.addEventListener('abort', () => {
             clearTimeout(timer);
-            resolve('aborted');
+            done('aborted');
           });
         }),
     }),
