@@ -6,7 +6,7 @@
 //
 // `benchGateway({ table, workloads })` can be pointed at any MethodTable (the lead's end-to-end
 // bench passes the embedded chain's table). The load generator runs in its own process.
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { createKeysRepository } from '../src/store/keysRepository.js';
 import { createGateway } from '../src/gateway/app.js';
 import { createApiKey } from '../src/gateway/keys/apiKeys.js';
 import { createTestState, createTestTable } from '../src/gateway/testing/testNamespace.js';
-import type { LoadResult, LoadSpec } from './loadGenerator.js';
+import { runLoadInChild, type LoadResult } from './loadGenerator.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ANVIL = join(here, '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
@@ -51,17 +51,6 @@ export interface WorkloadResult {
   latencyRatio: number;
   /** gateway p50 − reference p50 at one connection, in ms. */
   addedLatencyMs: number;
-}
-
-/** Runs the load generator in a child process. */
-export function runLoadInChild(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(here, 'loadGenerator.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-    child.once('message', (result) => resolve(result as LoadResult));
-    child.once('error', reject);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
-    child.send(spec);
-  });
 }
 
 export async function benchGateway(options: BenchOptions): Promise<WorkloadResult[]> {

@@ -2,12 +2,21 @@
 // the event loop of the server it measures. Each connection sends one POST, waits for the whole
 // response (Content-Length framing), records the latency and sends the next.
 import { connect, type Socket } from 'node:net';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 export interface LoadSpec {
   /** `http://host:port/path` */
   url: string;
   body: string;
+  /** Distinct bodies, sent round-robin instead of `body` (e.g. distinct calls no cache can answer). */
+  bodies?: string[];
+  /**
+   * Send each body exactly once, then stop (cold figures: the first request for each item);
+   * `durationMs` and `warmupMs` are then ignored.
+   */
+  once?: boolean;
   connections: number;
   durationMs: number;
   /** Requests during the warm-up are not counted. */
@@ -30,9 +39,9 @@ export interface LoadResult {
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 
-function buildRequest(spec: LoadSpec): Buffer {
+function buildRequest(spec: LoadSpec, text: string): Buffer {
   const u = new URL(spec.url);
-  const body = Buffer.from(spec.body);
+  const body = Buffer.from(text);
   const head =
     `POST ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\n` +
     `Content-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n`;
@@ -42,7 +51,8 @@ function buildRequest(spec: LoadSpec): Buffer {
 /** Runs the load and resolves with the counted results. */
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const u = new URL(spec.url);
-  const request = buildRequest(spec);
+  const requests = (spec.bodies ?? [spec.body]).map((text) => buildRequest(spec, text));
+  let nextRequest = 0;
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
@@ -58,8 +68,13 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     sockets.push(socket);
     const send = () => {
       if (stopped) return;
+      if (spec.once && nextRequest >= requests.length) {
+        socket.end();
+        if (latencies.length + errors >= requests.length) finish();
+        return;
+      }
       sentAt = performance.now();
-      socket.write(request);
+      socket.write(requests[nextRequest++ % requests.length]!);
     };
     socket.on('connect', send);
     socket.on('error', () => errors++);
@@ -85,34 +100,53 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     });
   };
 
-  for (let i = 0; i < spec.connections; i++) openConnection();
-
-  return new Promise((resolve) => {
+  let started = 0;
+  let resolveResult!: (result: LoadResult) => void;
+  const finish = () => {
+    if (stopped) return;
+    counting = false;
+    stopped = true;
+    const elapsedSec = (performance.now() - started) / 1000;
+    for (const s of sockets) s.destroy();
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+    const round = (n: number) => Math.round(n * 1000) / 1000;
+    resolveResult({
+      requests: latencies.length,
+      rps: Math.round(latencies.length / elapsedSec),
+      statuses,
+      errors,
+      p50Ms: round(pct(50)),
+      p90Ms: round(pct(90)),
+      p99Ms: round(pct(99)),
+      maxMs: round(latencies[latencies.length - 1] ?? 0),
+      meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)),
+      responseBytes: latencies.length ? Math.round(responseBytes / latencies.length) : 0,
+    });
+  };
+  const result = new Promise<LoadResult>((resolve) => (resolveResult = resolve));
+  if (spec.once) {
+    counting = true;
+    started = performance.now();
+  } else {
     setTimeout(() => {
       counting = true;
-      const started = performance.now();
-      setTimeout(() => {
-        counting = false;
-        stopped = true;
-        const elapsedSec = (performance.now() - started) / 1000;
-        for (const s of sockets) s.destroy();
-        latencies.sort((a, b) => a - b);
-        const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
-        const round = (n: number) => Math.round(n * 1000) / 1000;
-        resolve({
-          requests: latencies.length,
-          rps: Math.round(latencies.length / elapsedSec),
-          statuses,
-          errors,
-          p50Ms: round(pct(50)),
-          p90Ms: round(pct(90)),
-          p99Ms: round(pct(99)),
-          maxMs: round(latencies[latencies.length - 1] ?? 0),
-          meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)),
-          responseBytes: latencies.length ? Math.round(responseBytes / latencies.length) : 0,
-        });
-      }, spec.durationMs);
+      started = performance.now();
+      setTimeout(finish, spec.durationMs);
     }, spec.warmupMs);
+  }
+  for (let i = 0; i < Math.min(spec.connections, spec.once ? requests.length : spec.connections); i++) openConnection();
+  return result;
+}
+
+/** Runs the load generator in a child process, so it does not share the measuring process's event loop. */
+export function runLoadInChild(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    child.once('message', (result) => resolve(result as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+    child.send(spec);
   });
 }
 

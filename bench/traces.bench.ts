@@ -1,0 +1,119 @@
+// Trace benchmark: traces per second and p50/p99 latency of debug_traceTransaction (callTracer),
+// trace_transaction, trace_call and debug_traceCall on the embedded chain, side by side with anvil
+// holding the same chain under the same load, in one run, as ratios. Mined-transaction figures are
+// given cold (the first request for each transaction) and warm (repeated requests).
+//
+//   npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8]
+//
+// Both peers get the same signed transactions (an ERC-20 deployment, then transfers), so they hold
+// the same chain. tracehook runs as its own process (the real CLI), the load generator in a third.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeDeployData, encodeFunctionData, getContractAddress, type Abi, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startAnvil } from '../src/testing/startAnvil.js';
+import { spawnTracehook } from '../src/testing/spawnTracehook.js';
+import { runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
+
+const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+const token = JSON.parse(readFileSync(new URL('../fixtures/contracts/build/TraceToken.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const TXS = arg('txs', 200);
+const DURATION_MS = arg('duration', 5) * 1000;
+const CONNECTIONS = arg('connections', 8);
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+const recipient = (i: number): Hex => `0x${(0x1000 + i).toString(16).padStart(40, '0')}`;
+
+/** Signs the deployment and TXS transfers once; both peers get the same bytes. */
+async function signedTransactions(): Promise<{ raws: Hex[]; tokenAddress: Hex }> {
+  const base = { chainId: 31337, type: 'eip1559' as const, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+  const raws: Hex[] = [await account.signTransaction({ ...base, nonce: 0, gas: 1_000_000n, data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [10n ** 30n] }) })];
+  const tokenAddress = getContractAddress({ from: account.address, nonce: 0n });
+  for (let i = 0; i < TXS; i++) {
+    const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [recipient(i), BigInt(i + 1)] });
+    raws.push(await account.signTransaction({ ...base, nonce: i + 1, gas: 100_000n, to: tokenAddress, data }));
+  }
+  return { raws, tokenAddress };
+}
+
+const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+
+interface Row {
+  name: string;
+  tracehook: LoadResult;
+  anvil?: LoadResult;
+}
+
+function printRows(rows: Row[]): void {
+  console.log('| workload | tracehook traces/s | anvil traces/s | ratio | tracehook p50 / p99 ms | anvil p50 / p99 ms | non-200 (th / anvil) |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of rows) {
+    const bad = (l: LoadResult) => l.errors + Object.entries(l.statuses).filter(([s]) => s !== '200').reduce((n, [, c]) => n + c, 0);
+    const a = r.anvil;
+    console.log(
+      `| ${r.name} | ${r.tracehook.rps} | ${a ? a.rps : 'n/a (-32601)'} | ${a ? (r.tracehook.rps / a.rps).toFixed(2) : '—'} | ${r.tracehook.p50Ms} / ${r.tracehook.p99Ms} | ${a ? `${a.p50Ms} / ${a.p99Ms}` : '—'} | ${bad(r.tracehook)} / ${a ? bad(a) : '—'} |`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tracehook-bench-'));
+  const anvil = await startAnvil();
+  const tracehook = await spawnTracehook({ dataDir, args: ['--log-level', 'warn'] });
+  try {
+    const { raws, tokenAddress } = await signedTransactions();
+    const hashes: Hex[] = [];
+    for (const raw of raws) {
+      const a = await rpc(anvil.url, 'eth_sendRawTransaction', [raw]);
+      const t = await rpc(tracehook.rpcUrl, 'eth_sendRawTransaction', [raw]);
+      if (a !== t) throw new Error(`peers disagree on a transaction hash: ${String(a)} vs ${String(t)}`);
+      hashes.push(t as Hex);
+    }
+    const transfers = hashes.slice(1);
+    const half = Math.floor(transfers.length / 2);
+    // Distinct calls (different recipient and amount each), so no cache can answer them.
+    const callBodies = (method: string, paramsFor: (call: object) => unknown[]) =>
+      Array.from({ length: 20_000 }, (_, i) => {
+        const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [recipient(100_000 + i), BigInt(i + 1)] });
+        return body(method, paramsFor({ from: account.address, to: tokenAddress, data, gas: '0x186a0' }));
+      });
+
+    const workloads: { name: string; spec: Omit<LoadSpec, 'url'>; anvil: boolean }[] = [
+      { name: `debug_traceTransaction callTracer, cold (${half} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(0, half).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
+      { name: `trace_transaction, cold (${transfers.length - half} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(half).map((h) => body('trace_transaction', [h])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
+      { name: 'debug_traceTransaction callTracer, warm', anvil: true, spec: { body: '', bodies: transfers.map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      { name: 'trace_transaction, warm', anvil: true, spec: { body: '', bodies: transfers.map((h) => body('trace_transaction', [h])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      { name: 'debug_traceCall callTracer, distinct calls', anvil: true, spec: { body: '', bodies: callBodies('debug_traceCall', (call) => [call, 'latest', { tracer: 'callTracer' }]), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      { name: 'trace_call ["trace"], distinct calls', anvil: false, spec: { body: '', bodies: callBodies('trace_call', (call) => [call, ['trace'], 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+    ];
+    const rows: Row[] = [];
+    for (const w of workloads) {
+      const th = await runLoadInChild({ ...w.spec, url: tracehook.rpcUrl });
+      const an = w.anvil ? await runLoadInChild({ ...w.spec, url: anvil.url }) : undefined;
+      rows.push({ name: w.name, tracehook: th, anvil: an });
+    }
+    console.log(`\nTrace benchmark: ${TXS} ERC-20 transfers mined on both peers, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per warm workload.\n`);
+    printRows(rows);
+  } finally {
+    await tracehook.kill('SIGTERM');
+    await anvil.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
