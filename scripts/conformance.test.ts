@@ -6,7 +6,18 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findFixtures, runConformance } from './conformance.js';
 
-const corpus = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'conformance');
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = join(repo, '..', 'shared', 'conformance');
+const ownFixtures = join(repo, 'fixtures', 'traces');
+
+describe('own tracer fixtures (fixtures/traces)', () => {
+  it('behavior: every fixture replays on its own pre-state and renders its recorded result', async () => {
+    const outcomes = await runConformance(ownFixtures);
+    expect(outcomes.length).toBeGreaterThanOrEqual(26);
+    const failed = outcomes.filter((o) => o.status !== 'pass').map((o) => ({ file: o.file, error: o.error, diff: o.differences?.slice(0, 3) }));
+    expect(failed).toEqual([]);
+  }, 60_000);
+});
 
 describe.skipIf(!existsSync(corpus))('conformance corpus', () => {
   it('default: finds the in-scope folders', () => {

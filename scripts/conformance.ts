@@ -3,7 +3,7 @@
 // failure with a readable diff, a per-folder table, and last `N passed, N failed`. Exits 1 when
 // an in-scope fixture fails.
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FOLDER_RULES, KNOWN_DIFFERENCES, type FolderRule } from './conformance/folders.js';
 import { runFixtureFile, type FixtureOutcome } from './conformance/runFixture.js';
@@ -24,10 +24,12 @@ export function findFixtures(root: string): FixtureEntry[] {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
       else if (name.endsWith('.json')) {
-        const segments = relative(root, path).split(sep).slice(0, -1);
-        const folderName = [...segments].reverse().find((s) => s in FOLDER_RULES) ?? segments.find((s) => s in FOLDER_RULES);
+        // The root itself may be a known folder (`npm run conformance -- fixtures/traces`).
+        const segments = [basename(root), ...relative(root, path).split(sep).slice(0, -1)];
+        const folderName = [...segments].reverse().find((s) => s in FOLDER_RULES);
         if (!folderName) continue;
-        const folder = segments.slice(0, segments.indexOf(folderName) + 1).join('/') || folderName;
+        const at = segments.lastIndexOf(folderName);
+        const folder = at === 0 ? folderName : segments.slice(1, at + 1).join('/');
         const knownDifference = KNOWN_DIFFERENCES[relative(root, path).split(sep).join('/')];
         out.push({ file: path, folder, rule: FOLDER_RULES[folderName]!, knownDifference });
       }

@@ -5,6 +5,8 @@ import type { CompareMode } from './compare.js';
 export type FolderRule =
   | { scope: 'in'; kind: 'geth'; tracer: (config: Record<string, unknown>) => GethTracerRequest; compare: CompareMode }
   | { scope: 'in'; kind: 'parityTrace' | 'parityStateDiff'; compare: CompareMode }
+  /** Our own fixtures name their tracer in a `tracer` field (fixtures/traces). */
+  | { scope: 'in'; kind: 'named'; compare: CompareMode }
   | { scope: 'out'; reason: string };
 
 const callTracer = (config: Record<string, unknown>): GethTracerRequest => ({ tracer: 'callTracer', config });
@@ -27,6 +29,7 @@ export const FOLDER_RULES: Record<string, FolderRule> = {
   },
   call_tracer_parity: { scope: 'in', kind: 'parityTrace', compare: 'flat' },
   state_diff: { scope: 'in', kind: 'parityStateDiff', compare: 'exact' },
+  traces: { scope: 'in', kind: 'named', compare: 'exact' },
   call_tracer_legacy: {
     scope: 'out',
     reason: "output of geth's retired JavaScript callTracer (different error texts and omissions); the same transactions run in call_tracer",

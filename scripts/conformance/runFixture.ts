@@ -9,6 +9,7 @@ import { renderParityStateDiff } from '../../src/engine/render/parityStateDiff.j
 import { renderParityTrace } from '../../src/engine/render/parityTrace.js';
 import { NO_CONTEXT } from '../../src/engine/render/types.js';
 import { compareResult, type Difference } from './compare.js';
+import { needsOfNamedTracer, renderNamedTracer } from './namedTracer.js';
 import type { FolderRule } from './folders.js';
 
 export interface FixtureOutcome {
@@ -42,6 +43,12 @@ async function execute(fixture: GethFixture, rule: Extract<FolderRule, { scope: 
     const request = rule.tracer(fixture.tracerConfig ?? {});
     const record = await runRecordedTransaction(run, needsOfGethTracer(request));
     return renderGethTracer(record, request, NO_CONTEXT);
+  }
+  if (rule.kind === 'named') {
+    const name = (fixture as GethFixture & { tracer: string }).tracer;
+    const config = fixture.tracerConfig ?? {};
+    const record = await runRecordedTransaction(run, needsOfNamedTracer(name, config));
+    return renderNamedTracer(record, name, config);
   }
   if (rule.kind === 'parityTrace') {
     const record = await runRecordedTransaction(run, { state: false, steps: undefined });
