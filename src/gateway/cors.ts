@@ -32,6 +32,8 @@ export function createCors(options: CorsOptions = {}): Cors {
   const none: HeaderList = Object.freeze([]);
 
   const headersFor = (origin: string | undefined): HeaderList => {
+    // Only browsers send Origin, and only they read CORS headers: server-side callers get none.
+    if (origin === undefined) return none;
     if (any) return anyHeaders;
     if (origin && allowed.has(origin.toLowerCase())) {
       return ['Access-Control-Allow-Origin', origin, 'Access-Control-Expose-Headers', EXPOSE, 'Vary', 'Origin'];

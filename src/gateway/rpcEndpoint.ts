@@ -205,8 +205,17 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     return 200;
   };
 
-  /** Checks HTTP method, content type and key; answers and returns a status, or returns the key. */
-  const admitRequest = async (req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<ApiKeyRecord | number> => {
+  const keyLookupFailed = (res: ServerResponse, request: RpcRequest, error: unknown): number => {
+    if (error instanceof RpcError) return fail(res, request, error, null, CLOSE);
+    deps.logger.error({ reqId: request.requestId, err: error }, 'API key lookup failed');
+    return fail(res, request, new InternalError(request.requestId, { cause: error }));
+  };
+
+  /**
+   * Checks HTTP method, content type and key; answers and returns a status, or returns the key.
+   * Synchronous when the key is cached (the common case).
+   */
+  const admitRequest = (req: IncomingMessage, res: ServerResponse, request: RpcRequest): ApiKeyRecord | number | Promise<ApiKeyRecord | number> => {
     if (req.method !== 'POST') {
       const error = new InvalidRequestError(`HTTP method ${req.method ?? ''} is not allowed: send JSON-RPC requests with POST`, { httpStatus: 405 });
       return fail(res, request, error, null, ALLOW_POST);
@@ -218,18 +227,17 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     }
     try {
       const found = authenticate(deps.keyCache, request.apiKey, req.headers.origin);
-      return found instanceof Promise ? await found : found;
+      return found instanceof Promise ? found.catch((error: unknown) => keyLookupFailed(res, request, error)) : found;
     } catch (error) {
-      if (error instanceof RpcError) return fail(res, request, error, null, CLOSE);
-      deps.logger.error({ reqId: request.requestId, err: error }, 'API key lookup failed');
-      return fail(res, request, new InternalError(request.requestId, { cause: error }));
+      return keyLookupFailed(res, request, error);
     }
   };
 
   /** Handles one HTTP request to the endpoint; resolves once the answer is written. */
   return async function handleRpc(req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<RpcOutcome> {
     const outcome: RpcOutcome = { status: 0, methods: '' };
-    const key = await admitRequest(req, res, request);
+    const admitted = admitRequest(req, res, request);
+    const key = admitted instanceof Promise ? await admitted : admitted;
     if (typeof key === 'number') {
       outcome.status = key;
       return outcome;
