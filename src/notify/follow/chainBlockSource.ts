@@ -18,6 +18,8 @@ export interface ChainBlockSourceOptions {
   traceBlock?: BlockTracer;
   /** Gas for each symbol()/decimals() read. Default 1,000,000. */
   callGasLimit?: bigint;
+  /** State root to read at for a block (default its header's; pass the tracer's when setters can change the head's state). */
+  stateRootAt?: (block: Block) => Promise<Uint8Array>;
 }
 
 export function createChainBlockSource(options: ChainBlockSourceOptions): BlockSource {
@@ -51,7 +53,7 @@ export function createChainBlockSource(options: ChainBlockSourceOptions): BlockS
     async call(to, data, at) {
       const block = await chain.getBlockByHash(hexToBytes(at.hash));
       if (!block) return null;
-      const vm = await chain.createVm({ stateRoot: block.header.stateRoot });
+      const vm = await chain.createVm({ stateRoot: options.stateRootAt ? await options.stateRootAt(block) : block.header.stateRoot });
       const result = await vm.evm.runCall({ to: createAddressFromString(to), data: hexToBytes(data), gasLimit, block });
       return result.execResult.exceptionError ? null : result.execResult.returnValue;
     },
