@@ -45,6 +45,9 @@ export interface WorkloadResult {
   connections: number;
   gateway: LoadResult;
   reference: LoadResult;
+  /** The same at one connection (latency without queueing). */
+  gatewaySerial: LoadResult;
+  referenceSerial: LoadResult;
   /** gateway rps / reference rps. */
   rpsRatio: number;
   /** gateway p50 / reference p50 at one connection. */
@@ -81,6 +84,8 @@ export async function benchGateway(options: BenchOptions): Promise<WorkloadResul
         connections,
         gateway: gw,
         reference: ref,
+        gatewaySerial: gw1,
+        referenceSerial: ref1,
         rpsRatio: Math.round((gw.rps / ref.rps) * 1000) / 1000,
         latencyRatio: Math.round((gw1.p50Ms / ref1.p50Ms) * 1000) / 1000,
         addedLatencyMs: Math.round((gw1.p50Ms - ref1.p50Ms) * 1000) / 1000,
@@ -147,9 +152,11 @@ async function main(): Promise<void> {
     });
     for (const r of results) {
       console.log(
-        `${r.workload.padEnd(28)} gateway ${String(r.gateway.rps).padStart(6)} rps  anvil ${String(r.reference.rps).padStart(6)} rps  ratio ${r.rpsRatio}` +
-          `  | 1-conn p50 gateway ${r.gateway.p50Ms} ms (8c) … added ${r.addedLatencyMs} ms, latency ratio ${r.latencyRatio}` +
-          `  | statuses gw ${JSON.stringify(r.gateway.statuses)} anvil ${JSON.stringify(r.reference.statuses)}`,
+        `${r.workload}\n` +
+          `  ${r.connections} connections: gateway ${r.gateway.rps} rps (p50 ${r.gateway.p50Ms} ms, p99 ${r.gateway.p99Ms} ms), ` +
+          `anvil ${r.reference.rps} rps (p50 ${r.reference.p50Ms} ms, p99 ${r.reference.p99Ms} ms) → rps ratio ${r.rpsRatio}\n` +
+          `  1 connection: gateway p50 ${r.gatewaySerial.p50Ms} ms, anvil p50 ${r.referenceSerial.p50Ms} ms → added ${r.addedLatencyMs} ms, latency ratio ${r.latencyRatio}\n` +
+          `  statuses: gateway ${JSON.stringify(r.gateway.statuses)}, anvil ${JSON.stringify(r.reference.statuses)}; response ${r.gateway.responseBytes} B vs ${r.reference.responseBytes} B`,
       );
     }
     if (args.json) writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
