@@ -8,6 +8,7 @@ import { RpcError, ServerError } from '../../rpc/errors.js';
 import { attachRecorder } from '../record/createRecorder.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import { installExecutionGuard, type ExecutionGuardOptions } from './executionGuard.js';
+import { installFastEipLookup } from './fastEipLookup.js';
 
 export interface ReplayBlockOptions {
   /** A VM on the parent block's state root (ChainView.createVm). */
@@ -28,6 +29,7 @@ export async function replayBlock(options: ReplayBlockOptions): Promise<Map<numb
   const out = new Map<number, ExecutionRecord>();
   if (last < 0) return out;
   const guard = options.guard ?? { deadlineMs: undefined, yieldEveryMs: 20, now: () => performance.now(), timeoutMs: 0 };
+  installFastEipLookup(vm);
   const uninstall = installExecutionGuard(vm, guard, guard.timeoutMs);
   try {
     const h = block.header;

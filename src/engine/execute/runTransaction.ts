@@ -8,6 +8,7 @@ import { RpcError, ServerError } from '../../rpc/errors.js';
 import { attachRecorder } from '../record/createRecorder.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import { installExecutionGuard, type ExecutionGuardOptions } from './executionGuard.js';
+import { installFastEipLookup } from './fastEipLookup.js';
 
 export interface RunTransactionOptions {
   vm: VM;
@@ -30,6 +31,7 @@ function reasonOf(error: unknown): string {
 
 async function guarded<T>(options: RunTransactionOptions, run: () => Promise<T>): Promise<T> {
   const guard = options.guard ?? DEFAULT_GUARD;
+  installFastEipLookup(options.vm);
   const uninstall = installExecutionGuard(options.vm, guard, guard.timeoutMs);
   try {
     return await run();
