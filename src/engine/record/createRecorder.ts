@@ -11,17 +11,15 @@ import {
   bigIntToBytes,
   eoaCode7702RecoverAuthority,
   generateAddress,
-  generateAddress2,
-  setLengthLeft,
   type EOACode7702AuthorizationListBytesItem,
 } from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
-import { createFrameTracker, type PendingOpcodeFrame } from './frameTracker.js';
-import { OP } from './opcodeInfo.js';
-import { installOpcodeProbe, type GasHook, type OpcodeHook, type ProbeRunState } from './opcodeProbe.js';
+import { createFrameTracker } from './frameTracker.js';
+import { installOpcodeProbe } from './opcodeProbe.js';
+import { createProbeHooks } from './probeHooks.js';
 import { createStateTracker } from './stateTracker.js';
 import { createStepTracker } from './stepTracker.js';
-import type { ExecutionRecord, FrameKind, RecordNeeds } from './types.js';
+import type { ExecutionRecord, RecordNeeds } from './types.js';
 
 /** One recording session on one VM. */
 export interface Recorder {
@@ -33,22 +31,8 @@ export interface Recorder {
   detach(): void;
 }
 
+// Failures that happen around the frame's code rather than at its last opcode.
 const NO_FRAME_OUTPUT_KINDS = new Set(['revert', 'codeStoreOutOfGas', 'maxCodeSizeExceeded', 'invalidCodePrefix', 'createCollision', 'initCodeSizeExceeded']);
-const CALL_KINDS: ReadonlyMap<number, FrameKind> = new Map([
-  [OP.CALL, 'CALL'],
-  [OP.CALLCODE, 'CALLCODE'],
-  [OP.DELEGATECALL, 'DELEGATECALL'],
-  [OP.STATICCALL, 'STATICCALL'],
-]);
-
-function stackAddress(word: bigint): Address {
-  return new Address(setLengthLeft(bigIntToBytes(word & ((1n << 160n) - 1n)), 20));
-}
-
-function readMemory(rs: ProbeRunState, offset: bigint, length: bigint): Uint8Array {
-  if (length === 0n) return new Uint8Array(0);
-  return Uint8Array.from(rs.memory.read(Number(offset), Number(length)));
-}
 
 /** Gas price the sender actually paid per unit (legacy price, or base fee + effective tip). */
 function effectiveGasPrice(tx: TypedTransaction, block: Block): bigint {
@@ -106,125 +90,6 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
     void steps!.onStep(event, frames.current()).then(() => resolve?.(), () => resolve?.());
   };
 
-  const callHook =
-    (op: number): OpcodeHook =>
-    async (rs, next) => {
-      const kind = CALL_KINDS.get(op)!;
-      const withValue = op === OP.CALL || op === OP.CALLCODE;
-      const s = rs.stack.peek(withValue ? 7 : 6);
-      const value = withValue ? s[2]! : op === OP.DELEGATECALL ? (rs.env as unknown as { callValue: bigint }).callValue : 0n;
-      const [inOffset, inLength] = withValue ? [s[3]!, s[4]!] : [s[2]!, s[3]!];
-      const target = stackAddress(s[1]!);
-      if (state) await state.lookupAccount(target, prague);
-      const requested = rs.messageGasLimit ?? 0n;
-      const pending: PendingOpcodeFrame = {
-        kind,
-        frameCountBefore: frames.frames.length,
-        gas: requested + (withValue && value !== 0n ? stipend : 0n),
-        requestedGas: requested,
-        value,
-        target: target.bytes,
-        readInput: () => readMemory(rs, inOffset, inLength),
-        depthExceeded: rs.env.depth >= 1024,
-        nonceOverflow: false,
-      };
-      await runFrameOpcode(rs, pending, next);
-    };
-
-  const createHook =
-    (op: number): OpcodeHook =>
-    async (rs, next) => {
-      const s = rs.stack.peek(op === OP.CREATE2 ? 4 : 3);
-      const [value, offset, length] = [s[0]!, s[1]!, s[2]!];
-      if (state) {
-        const self = rs.env.address;
-        const created =
-          op === OP.CREATE2
-            ? new Address(generateAddress2(self.bytes, setLengthLeft(bigIntToBytes(s[3]!), 32), readMemory(rs, offset, length)))
-            : new Address(generateAddress(self.bytes, bigIntToBytes(rs.env.contract.nonce)));
-        await state.lookupAccount(created);
-        state.markCreated(created);
-      }
-      const requested = rs.messageGasLimit ?? 0n;
-      const pending: PendingOpcodeFrame = {
-        kind: op === OP.CREATE2 ? 'CREATE2' : 'CREATE',
-        frameCountBefore: frames.frames.length,
-        gas: requested,
-        requestedGas: requested,
-        value,
-        target: undefined,
-        readInput: () => readMemory(rs, offset, length),
-        depthExceeded: rs.env.depth >= 1024,
-        nonceOverflow: rs.env.contract.balance >= value && rs.env.contract.nonce >= 2n ** 64n - 1n,
-      };
-      await runFrameOpcode(rs, pending, next);
-    };
-
-  async function runFrameOpcode(rs: ProbeRunState, pending: PendingOpcodeFrame, next: () => Promise<void> | void): Promise<void> {
-    const parent = frames.current();
-    frames.opcodeStart(pending);
-    steps?.onCallOpcode(parent, pending.requestedGas);
-    await next();
-    const before = frames.frames.length;
-    frames.opcodeEnd(pending);
-    if (frames.frames.length !== before) steps?.onCallNeverStarted(parent);
-    void rs;
-  }
-
-  const selfDestructHook: OpcodeHook = async (rs, next) => {
-    const beneficiary = stackAddress(rs.stack.peek(1)[0]!);
-    if (state) await state.lookupAccount(beneficiary);
-    frames.selfDestruct(beneficiary.bytes, rs.env.contract.balance);
-    await next();
-  };
-
-  const logHook =
-    (op: number): OpcodeHook =>
-    (rs, next) => {
-      const s = rs.stack.peek(2 + op - OP.LOG0);
-      next();
-      const topics = s.slice(2).map((t) => setLengthLeft(bigIntToBytes(t), 32));
-      frames.log(rs.env.address.bytes, topics, readMemory(rs, s[0]!, s[1]!));
-    };
-
-  const storageHook =
-    (op: number): OpcodeHook =>
-    async (rs, next) => {
-      const s = rs.stack.peek(op === OP.SSTORE ? 2 : 1);
-      await state!.lookupStorage(rs.interpreter.getAddress(), s[0]!, op === OP.SSTORE ? s[1] : undefined);
-      await next();
-    };
-
-  const accountHook: OpcodeHook = async (rs, next) => {
-    await state!.lookupAccount(stackAddress(rs.stack.peek(1)[0]!));
-    await next();
-  };
-
-  function buildHooks(): Map<number, OpcodeHook> {
-    const hooks = new Map<number, OpcodeHook>();
-    for (const op of CALL_KINDS.keys()) hooks.set(op, callHook(op));
-    hooks.set(OP.CREATE, createHook(OP.CREATE));
-    hooks.set(OP.CREATE2, createHook(OP.CREATE2));
-    hooks.set(OP.SELFDESTRUCT, selfDestructHook);
-    for (let op = OP.LOG0; op <= OP.LOG4; op++) hooks.set(op, logHook(op));
-    if (state) {
-      hooks.set(OP.SLOAD, storageHook(OP.SLOAD));
-      hooks.set(OP.SSTORE, storageHook(OP.SSTORE));
-      for (const op of [OP.BALANCE, OP.EXTCODESIZE, OP.EXTCODECOPY, OP.EXTCODEHASH]) hooks.set(op, accountHook);
-    }
-    return hooks;
-  }
-
-  function buildGasHooks(): Map<number, GasHook> {
-    const gasHooks = new Map<number, GasHook>();
-    if (sentryGas !== undefined) {
-      gasHooks.set(OP.SSTORE, (rs) => {
-        if (rs.interpreter.getGasLeft() <= sentryGas) frames.markSentry();
-      });
-    }
-    return gasHooks;
-  }
-
   async function lookupTxAccounts(t: TypedTransaction, b: Block): Promise<void> {
     if (!state) return;
     const from = t.getSenderAddress();
@@ -267,7 +132,8 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
       evm.events.on('beforeMessage', onBeforeMessage);
       evm.events.on('afterMessage', onAfterMessage);
       if (steps) evm.events.on('step', onStep);
-      uninstall = installOpcodeProbe(evm, buildHooks(), buildGasHooks());
+      const probe = createProbeHooks({ frames, state, steps, prague, stipend, sentryGas });
+      uninstall = installOpcodeProbe(evm, probe.hooks, probe.gasHooks);
     },
 
     async finish(result) {
