@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type Block, createBlock } from '@ethereumjs/block';
+import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
@@ -19,7 +19,7 @@ import { type BlockStore, createBlockStore } from './blockStore.js';
 import { type DevChainConfig, createChainCommon } from './chainConfig.js';
 import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
 import { createGenesisBlock, writeGenesisState } from './genesis.js';
-import { createReadVmPool } from './readVmPool.js';
+import { createReadCaches } from './readCaches.js';
 import { type ReceiptRecord, receiptRecordsToChainReceipts } from './receiptCodec.js';
 import type { ChainReceipt, ChainView, CreateVmOptions, HeadEvent } from './types.js';
 
@@ -35,6 +35,8 @@ export interface ChainCore extends ChainView {
   stateRootAt(block: Block): Uint8Array;
   /** A state manager on `root`; `persistent` writes reach SQLite only via the commit methods. */
   openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager>;
+  /** A shared, read-only state manager on `root` (LRU of recent roots); never write to it. */
+  readState(root: Uint8Array): Promise<MerkleStateManager>;
   /** A VM over `stateManager` with the canonical chain for BLOCKHASH and its own Common copy. */
   createVmOn(stateManager: MerkleStateManager): Promise<VM>;
   /**
@@ -175,36 +177,7 @@ function createCore(parts: CoreParts): ChainCore {
     return createVM({ common: common.copy(), stateManager, blockchain: vmBlockchain });
   }
 
-  const zeroFeeBlocks = new Map<string, Block>();
-  function zeroBaseFeeBlock(block: Block): Block {
-    const key = bytesToHex(block.hash());
-    let cached = zeroFeeBlocks.get(key);
-    if (!cached) {
-      const h = block.header;
-      cached = createBlock(
-        {
-          header: {
-            parentHash: h.parentHash,
-            coinbase: h.coinbase,
-            number: h.number,
-            gasLimit: h.gasLimit,
-            timestamp: h.timestamp,
-            mixHash: h.mixHash,
-            difficulty: h.difficulty,
-            baseFeePerGas: 0n,
-            excessBlobGas: h.excessBlobGas,
-            parentBeaconBlockRoot: h.parentBeaconBlockRoot,
-          },
-        },
-        { common },
-      );
-      zeroFeeBlocks.set(key, cached);
-      if (zeroFeeBlocks.size > 64) zeroFeeBlocks.delete(zeroFeeBlocks.keys().next().value as string);
-    }
-    return cached;
-  }
-
-  const readVms = createReadVmPool({ createVm: async (root) => createVmOn(await openState(root, 'overlay')) });
+  const reads = createReadCaches({ common, openState, createVmOn });
 
   const core: ChainCore = {
     chainId: config.chainId,
@@ -246,9 +219,10 @@ function createCore(parts: CoreParts): ChainCore {
       return () => listeners.delete(listener);
     },
     openState,
+    readState: reads.readState,
     createVmOn,
-    withReadVm: (root, fn) => readVms.withVm(root, fn),
-    zeroBaseFeeBlock,
+    withReadVm: reads.withReadVm,
+    zeroBaseFeeBlock: reads.zeroBaseFeeBlock,
     commitBlock(block, receipts) {
       db.transaction(() => {
         trieStore.flushPending();
@@ -287,7 +261,7 @@ function createCore(parts: CoreParts): ChainCore {
     },
     close() {
       listeners.clear();
-      readVms.clear();
+      reads.clear();
       db.close();
     },
   };

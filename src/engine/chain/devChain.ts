@@ -29,7 +29,10 @@ export const DEFAULT_PRIORITY_FEE_WEI = 1_000_000_000n;
 export interface DevChain extends ChainView, DevControls {
   readonly config: DevChainConfig;
   readonly accounts: readonly DevAccount[];
-  /** Read-only state at `block` (the working state for the head). Writes to it are discarded. */
+  /**
+   * Read-only state at `block` (the working state for the head). The manager is shared with other
+   * readers of the same root (its caches stay warm): never write to it.
+   */
   stateAt(block: Block): Promise<MerkleStateManager>;
   /** Nonce the next transaction of `address` needs (account nonce plus pooled transactions). */
   pendingNonce(address: Uint8Array): Promise<bigint>;
@@ -144,7 +147,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     getReceipts: (h) => core.getReceipts(h),
     createVm: (o) => core.createVm(o),
     onHead: (l) => core.onHead(l),
-    stateAt: (block) => core.openState(core.stateRootAt(block), 'overlay'),
+    stateAt: (block) => core.readState(core.stateRootAt(block)),
     pendingNonce,
     pendingTransaction: (hash) => pool.get(hash)?.tx,
     nextBaseFee: () => nextBaseFee(core.head(), config.baseFeeWei),

@@ -14,14 +14,15 @@ describe('wasmEcrecover', () => {
       const key = keccak_256(new Uint8Array([i]));
       const hash = keccak_256(new Uint8Array([i, i]));
       const sig = secp256k1.Signature.fromBytes(secp256k1.sign(hash, key, { format: 'recovered', prehash: false }), 'recovered');
+      const recovery = sig.recovery!;
       const r = bigIntToBytes(sig.r);
       const variants: [bigint, Uint8Array][] = [
-        [BigInt(sig.recovery), bigIntToBytes(sig.s)],
-        [27n + BigInt(sig.recovery), bigIntToBytes(sig.s)],
-        [27n + BigInt(1 - sig.recovery), bigIntToBytes(N - sig.s)],
+        [BigInt(recovery), bigIntToBytes(sig.s)],
+        [27n + BigInt(recovery), bigIntToBytes(sig.s)],
+        [27n + BigInt(1 - recovery), bigIntToBytes(N - sig.s)],
       ];
       for (const [v, s] of variants) expect(wasmEcrecover(hash, v, r, s)).toEqual(ecrecover(hash, v, r, s));
-      const chainV = 31337n * 2n + 35n + BigInt(sig.recovery);
+      const chainV = 31337n * 2n + 35n + BigInt(recovery);
       expect(wasmEcrecover(hash, chainV, r, bigIntToBytes(sig.s), 31337n)).toEqual(ecrecover(hash, chainV, r, bigIntToBytes(sig.s), 31337n));
     }
   });

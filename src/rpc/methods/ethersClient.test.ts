@@ -2,7 +2,7 @@
 // callMethod): transfers, deploys and calls Counter, reads events, fee data and reverts.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractFactory, JsonRpcApiProvider, type JsonRpcPayload, type JsonRpcResult, Network, Wallet, isError, parseEther } from 'ethers';
+import { ContractFactory, JsonRpcApiProvider, type JsonRpcPayload, type JsonRpcResult, Network, NonceManager, Wallet, isError, parseEther } from 'ethers';
 import { type TempChain, openTempChain } from '../../engine/chain/testing/tempChain.js';
 import { bytesToHex } from '../hex.js';
 import type { MethodTable } from './methodTable.js';
@@ -38,13 +38,17 @@ describe('ethers client', () => {
   });
 
   it('behavior: sends ETH, deploys Counter, calls it, reads events and reverts', async () => {
-    const wallet = new Wallet(bytesToHex(temp.chain.accounts[0]!.privateKey), provider);
+    // ethers reuses an identical request's answer for 250 ms, so on a chain this fast two quick
+    // sends would read the same pending nonce; the NonceManager counts locally instead.
+    const key = new Wallet(bytesToHex(temp.chain.accounts[0]!.privateKey), provider);
+    const wallet = new NonceManager(key);
     const to = temp.chain.accounts[1]!.address.toString();
-    const before = await provider.getBalance(to);
     const sent = await wallet.sendTransaction({ to, value: parseEther('2') });
-    const sentReceipt = await sent.wait();
-    expect(sentReceipt!.status).toBe(1);
-    expect(await provider.getBalance(to)).toBe(before + parseEther('2'));
+    const sentReceipt = (await sent.wait())!;
+    expect(sentReceipt.status).toBe(1);
+    // Explicit blocks: the same request twice within 250 ms would get ethers' cached answer.
+    const before = await provider.getBalance(to, sentReceipt.blockNumber - 1);
+    expect(await provider.getBalance(to, sentReceipt.blockNumber)).toBe(before + parseEther('2'));
 
     const contract = await new ContractFactory(counter.abi, counter.bytecode, wallet).deploy();
     await contract.waitForDeployment();
@@ -53,7 +57,7 @@ describe('ethers client', () => {
     const receipt = await tx.wait();
     const events = await contract.queryFilter('Incremented', receipt.blockNumber, receipt.blockNumber);
     expect(events).toHaveLength(1);
-    expect((events[0] as unknown as { args: unknown[] }).args.map(String)).toEqual([wallet.address, '1']);
+    expect((events[0] as unknown as { args: unknown[] }).args.map(String)).toEqual([key.address, '1']);
     expect(await (contract as unknown as { count(): Promise<bigint> }).count()).toBe(1n);
     expect(address).toBe((await provider.getTransactionReceipt(contract.deploymentTransaction()!.hash))!.contractAddress);
 
