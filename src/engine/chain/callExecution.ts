@@ -3,7 +3,7 @@
 // block's base fee is then treated as zero), gas capped by the configured gas cap.
 import type { Block } from '@ethereumjs/block';
 import type { StateManagerInterface } from '@ethereumjs/common';
-import { Address, bytesToHex, createZeroAddress } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL, bytesToHex, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import { type VM, runTx } from '@ethereumjs/vm';
 import { ExecutionRevertedError, ServerError } from '../../rpc/errors.js';
 import type { ChainCore } from './chainCore.js';
@@ -36,6 +36,11 @@ export interface CallSession {
   run(gasLimit: bigint): Promise<CallOutcome>;
 }
 
+/** EIP-7702 delegated code (0xef0100 ‖ address): such senders may send transactions anyway. */
+function isDelegation(code: Uint8Array): boolean {
+  return code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
+}
+
 function hasFee(request: TransactionRequest): boolean {
   return [request.gasPrice, request.maxFeePerGas, request.maxPriorityFeePerGas].some((v) => v !== undefined && v > 0n);
 }
@@ -53,6 +58,7 @@ async function createSession(core: ChainCore, vm: VM, request: TransactionReques
   const feeCap = type === 0 || type === 1 ? gasPrice : maxFee;
   const account = await stateManager.getAccount(from);
   const balance = account?.balance ?? 0n;
+  const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await stateManager.getCode(from));
   const value = request.value ?? 0n;
   return {
     from,
@@ -66,6 +72,13 @@ async function createSession(core: ChainCore, vm: VM, request: TransactionReques
       const tx = impersonate(requestToTransaction(request, fields, core.common, { freeze: false }), from);
       await stateManager.checkpoint();
       try {
+        if (senderHasCode) {
+          // geth and anvil skip EIP-3607 for calls, so contracts can be simulated as senders. For
+          // the length of this checkpoint the sender's code hash reads empty; its code stays in
+          // the code cache (read above), so re-entering the sender still runs it. Only
+          // EXTCODEHASH of the sender differs during such a call.
+          await stateManager.putAccount(from, new Account(account!.nonce, account!.balance, account!.storageRoot, KECCAK256_NULL));
+        }
         const result = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
         return {
           returnValue: result.execResult.returnValue,

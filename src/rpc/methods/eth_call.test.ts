@@ -22,6 +22,12 @@ describe('eth_call and eth_estimateGas', () => {
     expect(await rpcResult(f.table, 'eth_call', [{ to: f.counter, data: COUNTER_ABI.count }])).toBe(word(2));
   });
 
+  it('behavior: a contract may be the sender of a call (EIP-3607 does not apply to calls)', async () => {
+    expect(await rpcResult(f.table, 'eth_call', [{ from: f.counter, to: f.counter, data: COUNTER_ABI.count }])).toBe(word(2));
+    expect(await rpcResult(f.table, 'eth_estimateGas', [{ from: f.counter, to: f.accounts[1], value: '0x0' }])).toBe('0x5208');
+    expect(await rpcResult(f.table, 'eth_getCode', [f.counter, 'latest'])).toBe(COUNTER.deployedBytecode);
+  });
+
   it('error: a revert is code 3 with the revert data and the decoded reason', async () => {
     const response = await rpc(f.table, 'eth_call', [{ to: f.counter, data: FAIL_BOOM }]);
     expect(response).toEqual({
