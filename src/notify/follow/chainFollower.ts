@@ -90,6 +90,8 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const queries = createCustomQueryCache(logger);
   const loadBlock = (hash: Hex) => source.blockByHash(hash);
   let cursor: BlockRef | null = null;
+  // Set by stop(): a long catch-up or backfill ends after the block in progress.
+  let stopping = false;
 
   async function loadCursor(): Promise<BlockRef> {
     const stored = await store.readCursor(db, network);
@@ -205,6 +207,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     try {
       cursor ??= await loadCursor();
       for (;;) {
+        if (stopping) return report;
         const at: BlockRef = cursor;
         const head = await source.head();
         const target = head.number - confirmations;
@@ -269,11 +272,13 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       unsubscribe = source.subscribe?.(kick);
       kick();
     },
     async stop() {
       stopped = true;
+      stopping = true;
       clearTimeout(timer);
       unsubscribe?.();
       await current;
