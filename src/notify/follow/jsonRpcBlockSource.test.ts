@@ -45,6 +45,12 @@ describe('chain follower over JSON-RPC (real anvil, HTTP delivery)', () => {
   });
 
   const bodies = () => listener.requests.map((r) => JSON.parse(r.body) as Body);
+  /** Sends and waits until mined, so each transfer gets a block (and a notification) of its own. */
+  const mined = async (tx: Parameters<ActivityClient['send']>[0]) => {
+    const hash = await client.send(tx);
+    await client.receipt(hash);
+    return hash;
+  };
 
   it('behavior: transfers never seen before arrive with every field, and a reorg retracts first', async () => {
     const watcher = await createTestWebhook(db, { type: 'ADDRESS_ACTIVITY', addresses: [b, d, c], url: listener.url });
@@ -53,9 +59,9 @@ describe('chain follower over JSON-RPC (real anvil, HTTP delivery)', () => {
     follower.start();
     await new Promise((r) => setTimeout(r, 100));
 
-    const ethHash = await client.send({ from: a, to: b, value: parseEther('0.75') });
-    await client.send({ from: a, to: contracts.token, data: encodeActivityCall('ActivityToken', 'mint', [b, 2_500_000n]) });
-    const splitHash = await client.send({ from: a, to: contracts.router1, data: encodeActivityCall('ActivityRouter', 'split', [[b], [parseEther('0.5')]]), value: parseEther('0.5') });
+    const ethHash = await mined({ from: a, to: b, value: parseEther('0.75') });
+    await mined({ from: a, to: contracts.token, data: encodeActivityCall('ActivityToken', 'mint', [b, 2_500_000n]) });
+    const splitHash = await mined({ from: a, to: contracts.router1, data: encodeActivityCall('ActivityRouter', 'split', [[b], [parseEther('0.5')]]), value: parseEther('0.5') });
     await listener.waitFor((r) => r.length >= 3);
     const [eth, mint, split] = bodies();
     const ethBlock = (await client.receipt(ethHash)).blockNumber;
@@ -94,11 +100,11 @@ describe('chain follower over JSON-RPC (real anvil, HTTP delivery)', () => {
 
     // Reorg: a block paying d is mined, notified, then evm_revert drops it and another branch pays c.
     const snapshot = (await rpc('evm_snapshot', [])) as Hex;
-    const orphanHash = await client.send({ from: a, to: d, value: parseEther('1') });
+    const orphanHash = await mined({ from: a, to: d, value: parseEther('1') });
     await listener.waitFor((r) => r.length >= 4);
     expect(bodies()[3]!.event.activity[0]).toMatchObject({ toAddress: d, hash: orphanHash });
     expect(await rpc('evm_revert', [snapshot])).toBe(true);
-    const newHash = await client.send({ from: a, to: c, value: parseEther('2') });
+    const newHash = await mined({ from: a, to: c, value: parseEther('2') });
     await listener.waitFor((r) => r.length >= 6);
     const [retraction, replacement] = bodies().slice(4);
     expect(retraction!.event.activity).toEqual([{ ...bodies()[3]!.event.activity[0], removed: true }]);

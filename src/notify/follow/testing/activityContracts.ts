@@ -47,7 +47,15 @@ export async function createActivityClient(request: JsonRpcRequest): Promise<Act
         ...(tx.gas ? { gas: `0x${tx.gas.toString(16)}` } : {}),
       },
     ])) as Hex;
-  const receipt: ActivityClient['receipt'] = async (hash) => (await request('eth_getTransactionReceipt', [hash])) as { status: Hex; contractAddress: Hex | null; blockNumber: Hex };
+  // A node may mine just after answering eth_sendTransaction (anvil does under load): poll briefly.
+  const receipt: ActivityClient['receipt'] = async (hash) => {
+    for (let waited = 0; ; waited += 10) {
+      const found = (await request('eth_getTransactionReceipt', [hash])) as { status: Hex; contractAddress: Hex | null; blockNumber: Hex } | null;
+      if (found) return found;
+      if (waited > 10_000) throw new Error(`no receipt for ${hash} after 10 s`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
   const deployOne = async (from: Hex, data: Hex) => (await receipt(await send({ from, data, gas: 5_000_000n }))).contractAddress!.toLowerCase() as Hex;
   return {
     accounts,
