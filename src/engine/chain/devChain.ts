@@ -89,8 +89,9 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   const automine = config.blockTimeSec === 0;
   const handle = createDevControls({ core, miner, pool, locked });
 
+  /** The working state, read-only (shared with other readers of the same root). */
   async function workingState(): Promise<MerkleStateManager> {
-    return core.openState(core.workingRoot(), 'overlay');
+    return core.readState(core.workingRoot());
   }
 
   async function pendingNonce(address: Uint8Array): Promise<bigint> {
