@@ -118,4 +118,17 @@ describe('eth namespace', () => {
     const access = await rpcResult<string>(f.table, 'eth_sendTransaction', [{ from: f.accounts[5], to: f.accounts[6], gasPrice: '0x77359400', accessList: [{ address: f.accounts[6], storageKeys: [] }] }]);
     expect(await rpcResult(f.table, 'eth_getTransactionByHash', [access])).toMatchObject({ type: '0x1', accessList: [{ address: f.accounts[6], storageKeys: [] }], yParity: expect.any(String) });
   });
+
+  it('args: eth_feeHistory takes a hex or numeric count, a newest block and optional percentiles', async () => {
+    const history = await rpcResult<Record<string, unknown>>(f.table, 'eth_feeHistory', [2, '0x3', [0, 50, 100]]);
+    expect(history).toMatchObject({ oldestBlock: '0x2', gasUsedRatio: [expect.any(Number), expect.any(Number)] });
+    expect(history.baseFeePerGas).toHaveLength(3);
+    expect(history.reward).toEqual([expect.any(Array), expect.any(Array)]);
+    expect(await rpcResult(f.table, 'eth_feeHistory', ['0x10', 'latest'])).toMatchObject({ oldestBlock: '0x0' });
+    expect(await rpcResult(f.table, 'eth_feeHistory', ['0x10', 'latest'])).not.toHaveProperty('reward');
+    expect(await rpcResult(f.table, 'eth_feeHistory', ['0x0', 'latest', []])).toMatchObject({ baseFeePerGas: [], gasUsedRatio: [] });
+    expect(await rpc(f.table, 'eth_feeHistory', ['0x2', 'latest', [50, 10]])).toMatchObject({ error: { code: -32602, message: expect.stringContaining('ascending') } });
+    expect(await rpc(f.table, 'eth_feeHistory', ['0x2', 'latest', [101]])).toMatchObject({ error: { code: -32602 } });
+    expect(await rpc(f.table, 'eth_feeHistory', ['0x2', '0x99'])).toMatchObject({ error: { code: -32602 } });
+  });
 });
