@@ -2,7 +2,7 @@
 // state, with the recorder for the requested renderers: no nonce check, the call's gas capped,
 // funds checked like geth ("insufficient funds for gas * price + value").
 import type { Block } from '@ethereumjs/block';
-import { Address, createZeroAddress } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
@@ -41,7 +41,33 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
     throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${have} want ${want}`);
   }
   const tx = callToTransaction({ ...call, gas }, { common: vm.common, defaultGas: gasCap, nonce: account?.nonce ?? 0n });
-  return runRecordedTransaction({ vm, tx, block, skipNonce: true, guard: options.guard }, options.needs);
+  const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await vm.stateManager.getCode(from));
+  return runRecordedTransaction(
+    { vm, tx, block, skipNonce: true, guard: options.guard, prepare: senderHasCode ? () => maskSenderCode(vm, from) : undefined },
+    options.needs,
+  );
+}
+
+function isDelegation(code: Uint8Array): boolean {
+  return code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
+}
+
+/**
+ * geth and anvil skip EIP-3607 for calls, so a contract can be simulated as the sender; ethereumjs
+ * refuses such a sender. For the run the sender's code hash reads empty (its code stays in the
+ * state manager's code cache, read when the recorder looked it up, so re-entering it still runs
+ * it); afterwards the hash is put back, so the post-state the recorder reads is unaffected.
+ */
+async function maskSenderCode(vm: VM, from: Address): Promise<() => Promise<void>> {
+  const sm = vm.stateManager;
+  const account = (await sm.getAccount(from))!;
+  const codeHash = account.codeHash;
+  await sm.getCode(from);
+  await sm.putAccount(from, new Account(account.nonce, account.balance, account.storageRoot, KECCAK256_NULL));
+  return async () => {
+    const after = await sm.getAccount(from);
+    if (after) await sm.putAccount(from, new Account(after.nonce, after.balance, after.storageRoot, codeHash));
+  };
 }
 
 export type { BlockOverrides };

@@ -18,6 +18,11 @@ export interface RunTransactionOptions {
   skipNonce?: boolean;
   /** Deadline and yielding; omitted = no deadline, yield every 20 ms. */
   guard?: ExecutionGuardOptions & { timeoutMs: number };
+  /**
+   * Runs after the recorder read the pre-state and before runTx; the function it returns runs
+   * after runTx, before the post-state is read (see runCall's contract-sender case).
+   */
+  prepare?: () => Promise<() => Promise<void>>;
 }
 
 const DEFAULT_GUARD = { deadlineMs: undefined, yieldEveryMs: 20, now: () => performance.now(), timeoutMs: 0 };
@@ -64,7 +69,9 @@ export function runRecordedTransaction(options: RunTransactionOptions, needs: Re
     const recorder = attachRecorder(options.vm, needs);
     try {
       await recorder.start(options.tx, options.block);
+      const undo = await options.prepare?.();
       const result = await runTx(options);
+      await undo?.();
       return await recorder.finish(result);
     } finally {
       recorder.detach();

@@ -104,6 +104,25 @@ describe('debug and trace namespaces on the embedded chain', () => {
       expect(BigInt(after.output as string)).toBe(5n * 10n ** 18n);
     });
 
+    it('behavior: a contract may be the sender of a traced call, and its code stays in the pre- and post-state', async () => {
+      const transfer = {
+        from: addresses.probe,
+        to: addresses.token,
+        data: encodeFunctionData({ abi: TRACE_TOKEN.abi, functionName: 'transfer', args: ['0x00000000000000000000000000000000000000dd', 3n] }),
+      };
+      const frame = await rpcResult<Obj>(table, 'debug_traceCall', [transfer, 'latest', { tracer: 'callTracer' }]);
+      expect(frame).toMatchObject({ from: addresses.probe.toLowerCase(), output: `0x${'1'.padStart(64, '0')}` });
+      expect(frame.error).toBeUndefined();
+      const diff = await rpcResult<{ pre: Record<string, Obj>; post: Record<string, Obj> }>(table, 'debug_traceCall', [
+        transfer,
+        'latest',
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      ]);
+      expect(diff.pre[addresses.probe.toLowerCase()]?.code).toMatch(/^0x6080/);
+      // Like any sender, the contract's nonce moves; its code does not.
+      expect(Object.keys(diff.post[addresses.probe.toLowerCase()]!)).toEqual(['nonce']);
+    });
+
     it('error: a call above the gas cap is refused, and a call without gas gets the cap', async () => {
       const over = await rpc(table, 'debug_traceCall', [{ ...probeCall('nested', [1n]), gas: `0x${(GAS_CAP + 1n).toString(16)}` }, 'latest']);
       expect(over).toMatchObject({ error: { code: -32602, message: expect.stringContaining('gas cap') } });
