@@ -5,8 +5,13 @@ import { hexToBigInt } from '../hex.js';
 import { defineMethod, optionalParam, param } from './defineMethod.js';
 import { Address, Data, Quantity, StorageSlot } from './primitives.js';
 
-/** Seconds as a hex quantity or a JSON number (anvil and hardhat take both). */
-const Seconds = z.union([Quantity, z.number().int().nonnegative().transform(BigInt)], { error: 'expected a timestamp in seconds (hex or number)' });
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/** A quantity that fits a 64-bit header or account field (timestamps, nonces, counts). */
+const Uint64 = Quantity.refine((v) => v <= MAX_UINT64, { error: 'must fit in 64 bits' });
+
+/** Seconds as a hex quantity or a JSON number (anvil and hardhat take both), at most 64 bits. */
+const Seconds = z.union([Uint64, z.number().int().nonnegative().transform(BigInt)], { error: 'expected a timestamp in seconds (hex or number)' });
 
 /** A storage value: a 32-byte word, leading zeros allowed. */
 const StorageWord = z
@@ -22,7 +27,7 @@ const MineOptions = z.union([
 
 const setBalance = defineMethod(param('address', Address), param('balance', Quantity));
 const setCode = defineMethod(param('address', Address), param('code', Data));
-const setNonce = defineMethod(param('address', Address), param('nonce', Quantity));
+const setNonce = defineMethod(param('address', Address), param('nonce', Uint64));
 const setStorageAt = defineMethod(param('address', Address), param('slot', StorageSlot), param('value', StorageWord));
 const mineBlocks = defineMethod(optionalParam('blocks', Seconds), optionalParam('intervalSec', Seconds));
 
