@@ -26,7 +26,30 @@ const DIFFERENCES = {
   parityPrecheckFailures:
     'trace_*: anvil lists a call that failed its balance pre-check ("Insufficient balance for transfer"); OpenEthereum (and we) list no entry for it.',
   blockHash: 'blockHash: the two chains seal different headers (timestamp, mix hash), so each side must carry its own hash of the same block number.',
+  stateDiffBornAccount:
+    'stateDiff: an account that did not exist and receives value is `*` from 0x0 with `=` code and nonce in anvil; OpenEthereum (and we) mark it born: `+` balance, `+ 0x0` nonce, `+ 0x` code.',
 } as const;
+
+type Diff = { [address: string]: { balance: Json; code: Json; nonce: Json; storage: Json } };
+
+/** Rewrites anvil's "changed from nothing" accounts as born (DIFFERENCES.stateDiffBornAccount). */
+function bornAsParity(theirs: Diff, ours: Diff): Diff {
+  const out = clone(theirs);
+  for (const [address, account] of Object.entries(out)) {
+    const mine = ours[address];
+    if (!mine || typeof mine.balance !== 'object' || mine.balance === null || !('+' in mine.balance)) continue;
+    const changed = (account.balance as { '*'?: { from: string; to: string } })['*'];
+    if (!changed) continue;
+    expect({ address, from: changed?.from, code: account.code, nonce: account.nonce }, DIFFERENCES.stateDiffBornAccount).toEqual({
+      address,
+      from: '0x0',
+      code: '=',
+      nonce: '=',
+    });
+    out[address] = { balance: { '+': changed.to }, code: { '+': '0x' }, nonce: { '+': '0x0' }, storage: account.storage };
+  }
+  return out;
+}
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
@@ -150,6 +173,20 @@ describe('tracers: differential against anvil', () => {
         scenario: s.name,
         trace: expected,
       });
+    }
+  });
+
+  it('behavior: trace_replayBlockTransactions (trace and stateDiff) matches for every block', async () => {
+    const head = Number(pair.temp.chain.headNumber());
+    for (let n = 1; n <= head; n++) {
+      const block = `0x${n.toString(16)}`;
+      const [theirs, ours] = (await both('trace_replayBlockTransactions', [block, ['trace', 'stateDiff']])) as [Obj[], Obj[]];
+      const expected = theirs.map((r, i) => ({
+        ...r,
+        trace: normalizeParity(r.trace as Entry[]),
+        stateDiff: bornAsParity(r.stateDiff as Diff, ours[i]!.stateDiff as Diff),
+      }));
+      expect({ block, replay: ours }, `${DIFFERENCES.parityPrecompileCalls} ${DIFFERENCES.parityPrecheckFailures}`).toEqual({ block, replay: expected });
     }
   });
 
