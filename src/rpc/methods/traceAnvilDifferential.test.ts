@@ -26,6 +26,10 @@ const DIFFERENCES = {
   parityPrecheckFailures:
     'trace_*: anvil lists a call that failed its balance pre-check ("Insufficient balance for transfer"); OpenEthereum (and we) list no entry for it.',
   blockHash: 'blockHash: the two chains seal different headers (timestamp, mix hash), so each side must carry its own hash of the same block number.',
+  vmTraceUsed:
+    'vmTrace `used`: anvil gives the gas left before the op; OpenEthereum (and we) give the gas left after it (README §3.8), i.e. anvil\'s value minus the op\'s cost.',
+  vmTraceAnvilGaps:
+    'vmTrace: anvil leaves `store` null on some SSTOREs, pushes a stale stack word instead of the CALL success flag or CREATE address, prints `mem` for every op, gives an `ex` and a different cost to the op that halts (OpenEthereum: `ex: null`), shows `code: "0x"` for a creation transaction, and gives a `sub` to a call that never started; these fields are compared against OpenEthereum\'s rules in parityVmTrace.test.ts instead.',
   stateDiffBornAccount:
     'stateDiff: an account that did not exist and receives value is `*` from 0x0 with `=` code and nonce in anvil; OpenEthereum (and we) mark it born: `+` balance, `+ 0x0` nonce, `+ 0x` code.',
 } as const;
@@ -188,6 +192,41 @@ describe('tracers: differential against anvil', () => {
       }));
       expect({ block, replay: ours }, `${DIFFERENCES.parityPrecompileCalls} ${DIFFERENCES.parityPrecheckFailures}`).toEqual({ block, replay: expected });
     }
+  });
+
+  it('behavior: vmTrace agrees on every op (pc, op, cost, gas left, pushes, nesting)', async () => {
+    type Op = { pc: number; op: string; cost: number; ex: { used: number; push: string[] } | null; sub: Trace | null };
+    type Trace = { code: string; ops: Op[] };
+    const OPENS_FRAME = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
+    /**
+     * One line per op with what both sides define the same way (DIFFERENCES.vmTraceAnvilGaps);
+     * anvil's `used` is moved after the op, and where our op halted (`ex: null`) `ex` is skipped.
+     */
+    const rows = (theirs: Trace | null, ours: Trace | null, path: string, out: [string[], string[]]): void => {
+      const n = Math.max(theirs?.ops.length ?? 0, ours?.ops.length ?? 0);
+      for (let i = 0; i < n; i++) {
+        const [a, b] = [theirs?.ops[i], ours?.ops[i]];
+        const halted = b !== undefined && !b.ex;
+        const skipEx = halted || !b || OPENS_FRAME.has(b.op);
+        const line = (o: Op | undefined, shift: boolean): string =>
+          o
+            ? `${path}[${i}] pc=${o.pc} ${o.op}${halted ? '' : ` cost=${o.cost}`}${skipEx || !o.ex ? '' : ` used=${o.ex.used - (shift ? o.cost : 0)} push=${o.ex.push.join(',')}`}`
+            : `${path}[${i}] (none)`;
+        out[0].push(line(a, true));
+        out[1].push(line(b, false));
+        const [subA, subB] = [a?.sub?.ops.length ? a.sub : null, b?.sub?.ops.length ? b.sub : null];
+        if (subA || subB) rows(subA, subB, `${path}[${i}]`, out);
+      }
+    };
+    let ops = 0;
+    for (let n = 1; n <= Number(pair.temp.chain.headNumber()); n++) {
+      const [theirs, ours] = (await both('trace_replayBlockTransactions', [`0x${n.toString(16)}`, ['vmTrace']])) as [Obj[], Obj[]];
+      const lines: [string[], string[]] = [[], []];
+      rows(theirs[0]!.vmTrace as Trace, ours[0]!.vmTrace as Trace, `block ${n}`, lines);
+      expect(lines[1], DIFFERENCES.vmTraceUsed).toEqual(lines[0]);
+      ops += lines[1].length;
+    }
+    expect(ops).toBeGreaterThan(10_000);
   });
 
   it('behavior: trace_block and debug_traceBlockByNumber match for every block', async () => {
