@@ -132,6 +132,20 @@ describe('webhooks through the service (end to end)', () => {
     expect(notification.event.activity).toEqual([
       expect.objectContaining({ fromAddress: account.address.toLowerCase(), toAddress: recipient, hash, value: 0.25, asset: 'ETH', category: 'external', blockNum: '0x1' }),
     ]);
+
+    // A second webhook created with from_block replays history: block 1's transfer arrives too.
+    const backfilled = await fetch(`${service.baseUrl}/api/create-webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-token': service.authToken },
+      body: JSON.stringify({ network: 'LOCAL', webhook_type: 'ADDRESS_ACTIVITY', webhook_url: listenerUrl, addresses: [recipient], from_block: 1 }),
+    });
+    const second = ((await backfilled.json()) as { data: { id: string } }).data;
+    await wallet.sendTransaction({ to: account.address, value: 1n }); // a new block lets the follower pick the request up
+    const fromSecond = () => received.map((r) => JSON.parse(r.body) as { webhookId: string; event: { activity: { hash: string; blockNum: string }[] } }).filter((n) => n.webhookId === second.id);
+    const until = Date.now() + 20_000;
+    while (fromSecond().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(fromSecond()[0]?.event.activity).toEqual([expect.objectContaining({ hash, blockNum: '0x1' })]);
+
     await service.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);

@@ -1,6 +1,7 @@
 // Wiring only: builds every part of the service from a ServiceConfig, starts them in order and
 // stops them in reverse. Logic lives in the parts.
 import { readFileSync } from 'node:fs';
+import type { Block } from '@ethereumjs/block';
 import type { ServiceConfig } from './config/options.js';
 import { balanceWei } from './config/options.js';
 import { loadOrCreateSecrets } from './config/serviceSecrets.js';
@@ -23,8 +24,7 @@ import { renderCallTracer } from './engine/render/callTracer.js';
 import { needsOfGethTracer } from './engine/render/gethTracers.js';
 import type { CallFrame } from './notify/extract/blockData.js';
 import { createNotifier, createWebhooksApi } from './notify/index.js';
-import { createChainFollower } from './notify/follow/chainFollower.js';
-import { createChainBlockSource } from './notify/follow/chainBlockSource.js';
+import { createChainFollower, createChainBlockSource, createFollowerRoutes } from './notify/follow/index.js';
 
 export interface RunningService {
   /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
@@ -77,12 +77,9 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     });
     cleanups.push(() => chain.close());
 
-    const tracer = createTracer({
-      chain,
-      gasCap: BigInt(config.gasCap),
-      timeoutMs: config.traceTimeoutMs,
-      stateRootAt: async (block) => (await chain.stateAt(block)).getStateRoot(),
-    });
+    // Calls at the head see the working state (head root plus dev setters), as eth_call does.
+    const stateRootAt = async (block: Block) => (await chain.stateAt(block)).getStateRoot();
+    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, stateRootAt });
     cleanups.push(async () => tracer.close());
     const table = createMethodTable(
       createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),
@@ -93,7 +90,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     );
     // The follower needs each block's call frames (internal transfers, callTracerTraces).
     const callTracerNeeds = needsOfGethTracer({ tracer: 'callTracer', config: {} });
-    const traceBlockCalls = async (block: Parameters<typeof tracer.recordBlock>[0]): Promise<CallFrame[]> =>
+    const traceBlockCalls = async (block: Block): Promise<CallFrame[]> =>
       (await tracer.recordBlock(block, callTracerNeeds)).map((t) => renderCallTracer(t.record, {}, t.context) as unknown as CallFrame);
 
     // The SQLite store belongs to this process alone (the data-dir lock), so leases still held
@@ -115,11 +112,12 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       networks: [EMBEDDED_NETWORK.webhooks],
       logger: logger.child({ part: 'webhooks-api' }),
       version,
+      extraRoutes: createFollowerRoutes,
     });
     const follower = createChainFollower({
       network: EMBEDDED_NETWORK.webhooks,
       db,
-      source: createChainBlockSource({ chain, traceBlock: traceBlockCalls }),
+      source: createChainBlockSource({ chain, traceBlock: traceBlockCalls, stateRootAt }),
       outbox: notifier,
       confirmations: 0,
       logger: logger.child({ part: 'follower' }),

@@ -3,7 +3,7 @@
 // schemas generate the OpenAPI request bodies, so documentation and validation cannot drift.
 import { z } from 'zod';
 import { InvalidParamsError } from '../../rpc/errors.js';
-import { WEBHOOK_TYPES, MAX_ADDRESSES_PER_WEBHOOK, MAX_NFT_FILTERS_PER_WEBHOOK } from '../webhooks/webhookTypes.js';
+import { WEBHOOK_TYPES, MAX_ADDRESSES_PER_REQUEST, MAX_NFT_FILTERS_PER_WEBHOOK } from '../webhooks/webhookTypes.js';
 
 export const Address = z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{40}$/, { error: 'must be a 20-byte hex address (0x + 40 hex digits)' });
 const TOKEN_ID_ERROR = 'must be a decimal or 0x-prefixed hex token id';
@@ -11,7 +11,15 @@ const TokenId = z.union(
   [z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, { error: TOKEN_ID_ERROR }), z.number({ error: TOKEN_ID_ERROR }).int({ error: TOKEN_ID_ERROR }).nonnegative({ error: TOKEN_ID_ERROR })],
   { error: TOKEN_ID_ERROR },
 );
-export const NftFilterParam = z.object({ contract_address: Address, token_id: TokenId.optional() });
+/** An NFT filter's contract: an address, or `*` for every NFT contract of the network. */
+const NftContract = z.union([Address, z.literal('*')], { error: 'must be a 20-byte hex address, or * for every NFT contract' });
+export const NftFilterParam = z.object({ contract_address: NftContract, token_id: TokenId.optional() });
+const BLOCK_NUMBER_ERROR = 'must be a block number (integer, decimal or 0x hex string)';
+/** A block number as JSON number, decimal string or hex string. */
+export const BlockNumberParam = z.union(
+  [z.number().int({ error: BLOCK_NUMBER_ERROR }).nonnegative({ error: BLOCK_NUMBER_ERROR }), z.string().regex(/^(0x[0-9a-fA-F]+|[0-9]+)$/, { error: BLOCK_NUMBER_ERROR })],
+  { error: BLOCK_NUMBER_ERROR },
+);
 const WebhookId = z.string({ error: 'is required' }).min(1, { error: 'is required' });
 const Addresses = (max: number) => z.array(Address, { error: 'must be an array of addresses' }).max(max, { error: `must hold at most ${max} addresses` });
 const NftFilters = z.array(NftFilterParam, { error: 'must be an array of {contract_address, token_id?}' }).max(MAX_NFT_FILTERS_PER_WEBHOOK, {
@@ -25,13 +33,15 @@ export const CreateWebhookBody = z.object({
   webhook_url: z.string({ error: 'is required' }),
   name: Name.optional(),
   app_id: z.string().optional(),
-  addresses: Addresses(MAX_ADDRESSES_PER_WEBHOOK).optional(),
+  addresses: Addresses(MAX_ADDRESSES_PER_REQUEST).optional(),
   nft_filters: NftFilters.optional(),
   graphql_query: z
     .union([z.string(), z.object({ query: z.string(), skip_empty_messages: z.boolean().optional() })], {
       error: 'must be a query string or {query, skip_empty_messages}',
     })
     .optional(),
+  /** Also notify for history: the filter runs over blocks from here to the head, in order, before live blocks. */
+  from_block: BlockNumberParam.optional(),
 });
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 
@@ -44,13 +54,13 @@ export const UpdateWebhookBody = z.object({
 
 export const UpdateAddressesBody = z.object({
   webhook_id: WebhookId,
-  addresses_to_add: Addresses(MAX_ADDRESSES_PER_WEBHOOK).default([]),
-  addresses_to_remove: Addresses(MAX_ADDRESSES_PER_WEBHOOK).default([]),
+  addresses_to_add: Addresses(MAX_ADDRESSES_PER_REQUEST).default([]),
+  addresses_to_remove: Addresses(MAX_ADDRESSES_PER_REQUEST).default([]),
 });
 
 export const ReplaceAddressesBody = z.object({
   webhook_id: WebhookId,
-  addresses: Addresses(MAX_ADDRESSES_PER_WEBHOOK).min(1, { error: 'must not be empty' }),
+  addresses: Addresses(MAX_ADDRESSES_PER_REQUEST).min(1, { error: 'must not be empty' }),
 });
 
 export const UpdateNftFiltersBody = z.object({

@@ -1,6 +1,7 @@
 // The endpoints wire-compatible with the hosted provider's Notify API (paths, snake_case bodies,
 // `{data: …}` replies), so its public SDK works unchanged when pointed at our `/api`.
 import { ForbiddenError } from '../../rpc/errors.js';
+import { requestBackfill } from '../follow/followerStore.js';
 import { MAX_ADDRESSES_PER_WEBHOOK, MAX_NFT_FILTERS_PER_WEBHOOK, WEBHOOK_COUNT_LIMITS, type NftFilter, type WebhookRecord, type WebhookType } from '../webhooks/webhookTypes.js';
 import { validateCustomWebhookQuery } from '../graphql/customQuery.js';
 import { defineRoute, type ApiDeps, type ApiRoute } from './apiRoute.js';
@@ -87,6 +88,9 @@ export function createNotifyRoutes(deps: ApiDeps): ApiRoute[] {
             createdAt: nowMs,
           },
           limit,
+          body.from_block === undefined
+            ? undefined
+            : (tx, webhook) => requestBackfill(tx, { webhookId: webhook.id, network: webhook.network, fromBlock: BigInt(body.from_block!), nowMs }),
         );
         if (!created) throw new ForbiddenError(`webhook limit reached: the ${deps.tier} tier allows ${limit} webhooks`);
         return { data: webhookToWire(created, nowMs) };

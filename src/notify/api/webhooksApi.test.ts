@@ -176,8 +176,24 @@ describe('webhooks API (sqlite)', () => {
     expect((await call('PUT', '/update-webhook-addresses', { webhook_id: w.id, addresses: [] })).body.message).toBe('addresses: must not be empty');
   });
 
+  it('behavior: from_block on create records the backfill in the creating transaction', async () => {
+    const w = await created({ from_block: '0x5' });
+    expect(await db.query('SELECT webhook_id, replay_from FROM follower_webhooks')).toEqual([{ webhook_id: w.id, replay_from: 5 }]);
+    expect((await create({ from_block: 'yesterday' })).body.message).toBe('from_block: must be a block number (integer, decimal or 0x hex string)');
+    expect(await db.query('SELECT COUNT(*) AS n FROM webhooks')).toEqual([{ n: 1 }]);
+  });
+
+  it('error: one request adds at most 100,000 addresses (a webhook holds up to 1,000,000)', async () => {
+    const w = await created();
+    const tooMany = Array.from({ length: 100_001 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    const reply = await call('PATCH', '/update-webhook-addresses', { webhook_id: w.id, addresses_to_add: tooMany });
+    expect(reply).toEqual({ status: 400, body: expect.objectContaining({ message: 'addresses_to_add: must hold at most 100000 addresses' }) });
+  });
+
   it('behavior: NFT filters and GraphQL queries are stored and read back', async () => {
     const nft = await created({ webhook_type: 'NFT_ACTIVITY', addresses: undefined, nft_filters: [{ contract_address: NFT, token_id: '0x10' }] });
+    const everyNft = await created({ webhook_type: 'NFT_ACTIVITY', addresses: undefined, nft_filters: [{ contract_address: '*' }] });
+    expect((await call('GET', `/webhook-nft-filters?webhook_id=${everyNft.id}`)).body.data).toEqual([{ contract_address: '*' }]);
     await call('PATCH', '/update-webhook-nft-filters', { webhook_id: nft.id, nft_filters_to_add: [{ contract_address: A2 }], nft_filters_to_remove: [{ contract_address: NFT, token_id: '16' }] });
     expect((await call('GET', `/webhook-nft-filters?webhook_id=${nft.id}`)).body).toEqual({ data: [{ contract_address: A2 }], pagination: { cursors: {}, total_count: 1 } });
     const gql = await created({ webhook_type: 'GRAPHQL', addresses: undefined, graphql_query: { query: '{ block { hash } }', skip_empty_messages: true } });

@@ -5,17 +5,12 @@ import { z } from 'zod';
 import { quantityToHex } from '../../rpc/hex.js';
 import { defineRoute, type ApiDeps, type ApiRoute } from '../api/apiRoute.js';
 import { loadWebhook } from '../api/apiQuery.js';
+import { BlockNumberParam } from '../api/apiSchemas.js';
 import { readCursor, requestBackfill } from './followerStore.js';
-
-const BLOCK_NUMBER_ERROR = 'must be a block number (integer, decimal or 0x hex string)';
-const BlockNumber = z.union(
-  [z.number().int({ error: BLOCK_NUMBER_ERROR }).nonnegative({ error: BLOCK_NUMBER_ERROR }), z.string().regex(/^(0x[0-9a-fA-F]+|[0-9]+)$/, { error: BLOCK_NUMBER_ERROR })],
-  { error: BLOCK_NUMBER_ERROR },
-);
 
 export const BackfillWebhookBody = z.object({
   webhook_id: z.string({ error: 'is required' }).min(1, { error: 'is required' }),
-  from_block: BlockNumber,
+  from_block: BlockNumberParam,
 });
 
 /** The follower's extra management routes, for `createWebhooksApi({ extraRoutes })`. */

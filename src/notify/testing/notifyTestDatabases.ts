@@ -1,8 +1,7 @@
-// Test databases (SQLite file and a fresh PostgreSQL schema) with the webhooks migration applied,
-// plus a helper that stores a webhook directly through the repository.
+// Test databases (SQLite file and a fresh PostgreSQL schema) with every migration applied, as the
+// service applies them, plus a helper that stores a webhook directly through the repository.
 import { testDatabases } from '../../store/testing/openTestDatabases.js';
 import { migrate } from '../../store/migrations/migrate.js';
-import { webhooksMigration } from '../../store/migrations/002_webhooks.js';
 import type { SqlDatabase } from '../../store/sql.js';
 import { createWebhookRepository } from '../webhooks/webhookRepository.js';
 import { createWebhookIds } from '../webhooks/webhookIds.js';
@@ -17,7 +16,7 @@ export const notifyTestDatabases: NotifyTestDatabase[] = testDatabases.map((t) =
   name: t.name,
   async open() {
     const opened = await t.open();
-    await migrate(opened.db, [webhooksMigration]);
+    await migrate(opened.db);
     return opened;
   },
 }));

@@ -26,8 +26,13 @@ export const RETRY_WINDOW_MS: Readonly<Record<WebhookTier, number>> = {
   enterprise: 60 * 60_000,
 };
 
-/** Most addresses one ADDRESS_ACTIVITY webhook tracks (the hosted provider's documented bound). */
-export const MAX_ADDRESSES_PER_WEBHOOK = 100_000;
+/**
+ * Most addresses one ADDRESS_ACTIVITY webhook tracks. Matching looks up only the addresses a block
+ * touches, so the count does not slow block processing (bench/follower.bench.ts measures 1,000,000).
+ */
+export const MAX_ADDRESSES_PER_WEBHOOK = 1_000_000;
+/** Most addresses one request may add, remove or set (bounds the request body, about 4.3 MB). */
+export const MAX_ADDRESSES_PER_REQUEST = 100_000;
 /** Most NFT filters one NFT_ACTIVITY webhook holds. */
 export const MAX_NFT_FILTERS_PER_WEBHOOK = 100_000;
 
