@@ -6,18 +6,8 @@ import type { RpcLog } from './blockData.js';
 import type { TokenMetadata } from './tokenMetadata.js';
 import type { Transfer, TransferCategory, Erc1155Item } from './transfers.js';
 
-/** The log attached to token activities, field order as the hosted provider sends it. */
-export interface ActivityLog {
-  address: Hex;
-  topics: Hex[];
-  data: Hex;
-  blockNumber: Hex;
-  transactionHash: Hex;
-  transactionIndex: Hex;
-  blockHash: Hex;
-  logIndex: Hex;
-  removed: boolean;
-}
+/** The log attached to token activities: the JSON-RPC log, with `removed` set on retraction. */
+export type ActivityLog = RpcLog;
 
 export interface Erc1155MetadataEntry {
   tokenId: Hex;
