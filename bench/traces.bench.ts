@@ -3,8 +3,11 @@
 // holding the same chain under the same load, in one run, as ratios. Mined-transaction figures are
 // given cold (the first request for each transaction) and warm (repeated requests).
 //
-//   npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8]
+//   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
+//     [--only TEXT] [--no-anvil]
 //
+// tracehook runs from the compiled build (bin/tracehook.js over dist/, as `npm start`); `--source`
+// runs src/ through tsx instead, `--cpu-prof DIR` writes the service's V8 CPU profile into DIR.
 // Both peers get the same signed transactions (an ERC-20 deployment, then transfers), so they hold
 // the same chain. tracehook runs as its own process (the real CLI), the load generator in a third.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,6 +29,13 @@ function arg(name: string, fallback: number): number {
 const TXS = arg('txs', 200);
 const DURATION_MS = arg('duration', 5) * 1000;
 const CONNECTIONS = arg('connections', 8);
+const FROM_SOURCE = process.argv.includes('--source');
+const cpuProfIndex = process.argv.indexOf('--cpu-prof');
+const CPU_PROF_DIR = cpuProfIndex > 0 ? process.argv[cpuProfIndex + 1] : undefined;
+const onlyIndex = process.argv.indexOf('--only');
+/** Runs only the workloads whose name contains this text (profiling one workload). */
+const ONLY = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+const WITH_ANVIL = !process.argv.includes('--no-anvil');
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -53,7 +63,8 @@ const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2
 interface Row {
   name: string;
   tracehook: LoadResult;
-  anvil?: LoadResult;
+  /** `unsupported`: anvil answers -32601; `skipped`: --no-anvil. */
+  anvil: LoadResult | 'unsupported' | 'skipped';
 }
 
 function printRows(rows: Row[]): void {
@@ -61,9 +72,10 @@ function printRows(rows: Row[]): void {
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
     const bad = (l: LoadResult) => l.errors + Object.entries(l.statuses).filter(([s]) => s !== '200').reduce((n, [, c]) => n + c, 0);
-    const a = r.anvil;
+    const a = typeof r.anvil === 'string' ? undefined : r.anvil;
+    const none = r.anvil === 'unsupported' ? 'n/a (-32601)' : '—';
     console.log(
-      `| ${r.name} | ${r.tracehook.rps} | ${a ? a.rps : 'n/a (-32601)'} | ${a ? (r.tracehook.rps / a.rps).toFixed(2) : '—'} | ${r.tracehook.p50Ms} / ${r.tracehook.p99Ms} | ${a ? `${a.p50Ms} / ${a.p99Ms}` : '—'} | ${bad(r.tracehook)} / ${a ? bad(a) : '—'} |`,
+      `| ${r.name} | ${r.tracehook.rps} | ${a ? a.rps : none} | ${a ? (r.tracehook.rps / a.rps).toFixed(2) : '—'} | ${r.tracehook.p50Ms} / ${r.tracehook.p99Ms} | ${a ? `${a.p50Ms} / ${a.p99Ms}` : '—'} | ${bad(r.tracehook)} / ${a ? bad(a) : '—'} |`,
     );
   }
 }
@@ -71,7 +83,12 @@ function printRows(rows: Row[]): void {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tracehook-bench-'));
   const anvil = await startAnvil();
-  const tracehook = await spawnTracehook({ dataDir, args: ['--log-level', 'warn'] });
+  const tracehook = await spawnTracehook({
+    dataDir,
+    args: ['--log-level', 'warn'],
+    from: FROM_SOURCE ? 'source' : 'build',
+    nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [],
+  });
   try {
     const { raws, tokenAddress } = await signedTransactions();
     const hashes: Hex[] = [];
@@ -91,6 +108,8 @@ async function main(): Promise<void> {
       });
 
     const workloads: { name: string; spec: Omit<LoadSpec, 'url'>; anvil: boolean }[] = [
+      // The floor every answer pays (HTTP, key check, decode, encode): no trace can be faster.
+      { name: 'eth_blockNumber (HTTP floor, not a trace)', anvil: true, spec: { body: body('eth_blockNumber', []), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
       { name: `debug_traceTransaction callTracer, cold (${half} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(0, half).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
       { name: `trace_transaction, cold (${transfers.length - half} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(half).map((h) => body('trace_transaction', [h])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
       { name: 'debug_traceTransaction callTracer, warm', anvil: true, spec: { body: '', bodies: transfers.map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
@@ -100,11 +119,14 @@ async function main(): Promise<void> {
     ];
     const rows: Row[] = [];
     for (const w of workloads) {
+      if (ONLY && !w.name.includes(ONLY)) continue;
       const th = await runLoadInChild({ ...w.spec, url: tracehook.rpcUrl });
-      const an = w.anvil ? await runLoadInChild({ ...w.spec, url: anvil.url }) : undefined;
+      const an = !w.anvil ? 'unsupported' : WITH_ANVIL ? await runLoadInChild({ ...w.spec, url: anvil.url }) : 'skipped';
       rows.push({ name: w.name, tracehook: th, anvil: an });
     }
-    console.log(`\nTrace benchmark: ${TXS} ERC-20 transfers mined on both peers, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per warm workload.\n`);
+    console.log(
+      `\nTrace benchmark: ${TXS} ERC-20 transfers mined on both peers, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per warm workload, tracehook from ${FROM_SOURCE ? 'source (tsx)' : 'the build'}.\n`,
+    );
     printRows(rows);
   } finally {
     await tracehook.kill('SIGTERM');

@@ -1,11 +1,14 @@
-// Starts `tracehook start` in a child process (from source, via tsx) and reads its banner, for
-// end-to-end tests that need a real process to kill and restart.
+// Starts `tracehook start` in a child process and reads its banner, for end-to-end tests that need a
+// real process to kill and restart (from source, via tsx) and for benchmarks (the compiled build,
+// as `npm start` runs it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { freePort } from './startAnvil.js';
 
-const entry = join(dirname(fileURLToPath(import.meta.url)), 'tracehookMain.ts');
+const here = dirname(fileURLToPath(import.meta.url));
+const sourceEntry = join(here, 'tracehookMain.ts');
+const buildEntry = join(here, '..', '..', 'bin', 'tracehook.js');
 
 export interface TracehookProcess {
   child: ChildProcess;
@@ -17,9 +20,21 @@ export interface TracehookProcess {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function spawnTracehook(options: { dataDir: string; port?: number; args?: string[]; env?: Record<string, string> }): Promise<TracehookProcess> {
+export interface SpawnTracehookOptions {
+  dataDir: string;
+  port?: number;
+  args?: string[];
+  env?: Record<string, string>;
+  /** `source` (default) runs src/ through tsx; `build` runs bin/tracehook.js over dist/ (run `npm run build` first). */
+  from?: 'source' | 'build';
+  /** Extra Node flags for the child (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+}
+
+export async function spawnTracehook(options: SpawnTracehookOptions): Promise<TracehookProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, 'start', '--data-dir', options.dataDir, '--port', String(port), '--log-level', 'info', ...(options.args ?? [])], {
+  const entryArgs = options.from === 'build' ? [buildEntry] : ['--import', 'tsx', sourceEntry];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entryArgs, 'start', '--data-dir', options.dataDir, '--port', String(port), '--log-level', 'info', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },
   });

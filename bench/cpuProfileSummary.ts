@@ -1,0 +1,79 @@
+// Summarises a V8 .cpuprofile (node --cpu-prof): top functions by self time and by inclusive
+// time, so profiles can be compared in docs/performance.md without a GUI.
+//
+//   npx tsx bench/cpuProfileSummary.ts FILE.cpuprofile [--top 30] [--match TEXT] [--last-sec N]
+//
+// `--match TEXT` also prints the inclusive share of every function whose name or URL contains TEXT;
+// `--last-sec N` keeps only the last N seconds of samples (the load, not start-up and mining).
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: cpuProfileSummary FILE.cpuprofile [--top N] [--match TEXT]');
+const topIndex = process.argv.indexOf('--top');
+const TOP = topIndex > 0 ? Number(process.argv[topIndex + 1]) : 30;
+const matchIndex = process.argv.indexOf('--match');
+const MATCH = matchIndex > 0 ? process.argv[matchIndex + 1] : undefined;
+const lastIndex = process.argv.indexOf('--last-sec');
+const LAST_US = lastIndex > 0 ? Number(process.argv[lastIndex + 1]) * 1e6 : Infinity;
+
+const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+
+const label = (n: ProfileNode) => {
+  const url = n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(src|dist)\//, '$1/');
+  return `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
+};
+
+// Time per sample from timeDeltas (µs), attributed to the sampled node.
+const selfUs = new Map<number, number>();
+let totalUs = 0;
+const endUs = profile.timeDeltas.reduce((a, b) => a + b, 0);
+let atUs = 0;
+profile.samples.forEach((id, i) => {
+  const dt = profile.timeDeltas[i] ?? 0;
+  atUs += dt;
+  if (endUs - atUs > LAST_US) return;
+  selfUs.set(id, (selfUs.get(id) ?? 0) + dt);
+  totalUs += dt;
+});
+
+const selfByLabel = new Map<string, number>();
+const inclByLabel = new Map<string, number>();
+for (const [id, us] of selfUs) {
+  const node = byId.get(id)!;
+  selfByLabel.set(label(node), (selfByLabel.get(label(node)) ?? 0) + us);
+  // Inclusive: once per distinct label on the stack (recursion counted once).
+  const seen = new Set<string>();
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+    const l = label(byId.get(cur)!);
+    if (seen.has(l)) continue;
+    seen.add(l);
+    inclByLabel.set(l, (inclByLabel.get(l) ?? 0) + us);
+  }
+}
+
+const pct = (us: number) => `${((100 * us) / totalUs).toFixed(1).padStart(5)}%`;
+const print = (title: string, m: Map<string, number>, filter?: (l: string) => boolean) => {
+  console.log(`\n${title}`);
+  for (const [l, us] of [...m].filter(([l]) => !filter || filter(l)).sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
+    console.log(`${pct(us)} ${(us / 1000).toFixed(0).padStart(7)} ms  ${l}`);
+  }
+};
+console.log(`total ${(totalUs / 1e6).toFixed(2)} s sampled`);
+print('self time', selfByLabel);
+print('inclusive time', inclByLabel);
+if (MATCH) print(`inclusive, matching ${MATCH}`, inclByLabel, (l) => l.includes(MATCH));
