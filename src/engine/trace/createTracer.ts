@@ -75,6 +75,12 @@ export interface Tracer {
   recordRawTransaction(block: Block, tx: TypedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
   /** Returns the cached value for `key` or computes, caches and returns it. */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * The cached value of mined transaction `hash` for `kind` (format and options), looked up
+   * before the transaction itself, so a hit touches neither the block store nor the VM. On a
+   * miss the transaction is located (ResourceNotFoundError if unknown) and `compute` runs.
+   */
+  cachedTransaction<T>(hash: Hex, kind: string, compute: (mined: MinedTransaction) => Promise<T>): Promise<T>;
   /** Stops listening to head changes. */
   close(): void;
 }
@@ -111,9 +117,40 @@ export function createTracer(options: TracerOptions): Tracer {
   const cache = options.cache ?? createRenderedTraceCache();
   const stateRootAt = options.stateRootAt ?? (async (block: Block) => block.header.stateRoot);
   const inflight = new Map<string, Promise<unknown>>();
+  // Bumped when blocks leave the chain: a computation that began before must not fill the cache
+  // (it may describe a transaction that is gone, or that lands in another block later).
+  let generation = 0;
   const unsubscribe = chain.onHead((event) => {
-    if (event.removed.length > 0) cache.clear();
+    if (event.removed.length === 0) return;
+    generation++;
+    cache.clear();
+    inflight.clear();
   });
+
+  async function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit as T;
+    // Concurrent identical requests share one execution.
+    const running = inflight.get(key);
+    if (running) return (await running) as T;
+    const startedIn = generation;
+    const promise = compute();
+    inflight.set(key, promise);
+    try {
+      const value = await promise;
+      if (startedIn === generation) cache.set(key, value);
+      return value;
+    } finally {
+      if (inflight.get(key) === promise) inflight.delete(key);
+    }
+  }
+
+  async function requireTransaction(hash: Hex): Promise<MinedTransaction> {
+    const found = await chain.getTransaction(Buffer.from(hash.slice(2), 'hex'));
+    if (!found) throw new ResourceNotFoundError(`transaction ${hash} not found`);
+    const offsets = await logOffsets(chain, found.block);
+    return { ...found, context: contextFor(found.block, found.tx, found.index, offsets[found.index] ?? 0) };
+  }
 
   function guard(timeoutMs = defaultTimeoutMs): ExecutionGuardOptions & { timeoutMs: number } {
     return { deadlineMs: now() + timeoutMs, yieldEveryMs: 20, now, timeoutMs };
@@ -154,12 +191,7 @@ export function createTracer(options: TracerOptions): Tracer {
       throw new ResourceNotFoundError(`block ${id?.kind === 'hash' ? id.hash : 'unknown'} not found`);
     },
 
-    async requireTransaction(hash) {
-      const found = await chain.getTransaction(Buffer.from(hash.slice(2), 'hex'));
-      if (!found) throw new ResourceNotFoundError(`transaction ${hash} not found`);
-      const offsets = await logOffsets(chain, found.block);
-      return { ...found, context: contextFor(found.block, found.tx, found.index, offsets[found.index] ?? 0) };
-    },
+    requireTransaction,
 
     async recordTransaction(mined, needs, timeoutMs) {
       const parent = await parentOf(mined.block);
@@ -199,21 +231,13 @@ export function createTracer(options: TracerOptions): Tracer {
       return runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs) }, needs);
     },
 
-    async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    cached,
+
+    cachedTransaction<T>(hash: Hex, kind: string, compute: (mined: MinedTransaction) => Promise<T>): Promise<T> {
+      const key = `${kind}:${hash.toLowerCase()}`;
       const hit = cache.get(key);
-      if (hit !== undefined) return hit as T;
-      // Concurrent identical requests share one execution.
-      const running = inflight.get(key);
-      if (running) return (await running) as T;
-      const promise = compute();
-      inflight.set(key, promise);
-      try {
-        const value = await promise;
-        cache.set(key, value);
-        return value;
-      } finally {
-        inflight.delete(key);
-      }
+      if (hit !== undefined) return Promise.resolve(hit as T);
+      return cached(key, async () => compute(await requireTransaction(hash)));
     },
 
     close() {

@@ -1,6 +1,8 @@
 // A bounded cache of rendered traces of mined transactions and blocks. A mined transaction's trace
 // never changes until a reorg, so entries live until memory runs short (least recently used go
 // first) or the chain drops blocks (everything goes: cheap, and reorgs are rare on a dev chain).
+// Values are usually RawJson (the rendered text), so a hit is answered without serialising again.
+import { RawJson } from '../../rpc/rawJson.js';
 
 export interface RenderedTraceCacheOptions {
   /** Upper bound on the summed JSON size of the entries, bytes (default 64 MiB). */
@@ -29,7 +31,7 @@ export function createRenderedTraceCache(options: RenderedTraceCacheOptions = {}
       return entry.value;
     },
     set(key, value) {
-      const size = JSON.stringify(value)?.length ?? 0;
+      const size = value instanceof RawJson ? value.text.length : (JSON.stringify(value)?.length ?? 0);
       if (size > maxBytes) return;
       const old = entries.get(key);
       if (old) {

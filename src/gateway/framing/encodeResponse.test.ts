@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBatch, encodeError, encodeResult } from './encodeResponse.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../rpc/errors.js';
+import { RawJson, toRawJson } from '../../rpc/rawJson.js';
 
 describe('encode', () => {
   it('default: results, errors and batches', () => {
@@ -8,6 +9,13 @@ describe('encode', () => {
     expect(encodeResult('a', undefined)).toBe('{"jsonrpc":"2.0","id":"a","result":null}');
     expect(encodeError(null, new MethodNotFoundError('x'))).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Unsupported method: x"}}');
     expect(encodeBatch(['1', '2'])).toBe('[1,2]');
+  });
+
+  it('behavior: RawJson results are spliced verbatim and serialise like their value elsewhere', () => {
+    expect(encodeResult(7, new RawJson('[{"a":1}, 2]'))).toBe('{"jsonrpc":"2.0","id":7,"result":[{"a":1}, 2]}');
+    const value = { calls: [{ to: '0x01', gas: '0x5208' }], output: '0x' };
+    expect(encodeResult(1, toRawJson(value))).toBe(encodeResult(1, value));
+    expect(JSON.stringify({ result: toRawJson(value) })).toBe(JSON.stringify({ result: value }));
   });
 
   it('behavior: an id JSON cannot carry becomes null', () => {

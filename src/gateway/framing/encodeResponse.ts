@@ -1,6 +1,8 @@
 // Encodes JSON-RPC 2.0 response objects as text. Results are serialised here, so a handler that
 // returns something JSON cannot hold (a bigint, a cycle) surfaces as an error, not a crash.
+// RawJson results (cached rendered traces) are spliced verbatim.
 import type { RpcError } from '../../rpc/errors.js';
+import { RawJson } from '../../rpc/rawJson.js';
 import type { JsonRpcId } from './decodeRequest.js';
 
 function idJson(id: JsonRpcId): string {
@@ -10,7 +12,7 @@ function idJson(id: JsonRpcId): string {
 
 /** `{"jsonrpc":"2.0","id":…,"result":…}`; throws when `result` is not serialisable. */
 export function encodeResult(id: JsonRpcId, result: unknown): string {
-  const text = JSON.stringify(result);
+  const text = result instanceof RawJson ? result.text : JSON.stringify(result);
   return `{"jsonrpc":"2.0","id":${idJson(id)},"result":${text === undefined ? 'null' : text}}`;
 }
 

@@ -1,18 +1,20 @@
 // Shared by the trace_* handlers: Parity trace entries of mined transactions and blocks (with
-// block/transaction locators, cached until a reorg) and replay results for trace types.
+// block/transaction locators, cached until a reorg) and replay results for trace types. Results of
+// single transactions are cached as JSON text (RawJson), which the gateway sends as is.
 import type { Block } from '@ethereumjs/block';
 import { needsOfParityTraceTypes, renderParityTraceResults, type ParityTraceType } from '../../engine/render/parityTraceResults.js';
 import { renderParityTrace, type ParityTraceEntry } from '../../engine/render/parityTrace.js';
-import type { MinedTransaction, Tracer } from '../../engine/trace/createTracer.js';
+import type { Tracer } from '../../engine/trace/createTracer.js';
 import { bytesToHex, type Hex } from '../hex.js';
+import { toRawJson, type RawJson } from '../rawJson.js';
 
 const TRACE_ONLY = { state: false, steps: undefined };
 
-/** trace_transaction entries of a mined transaction. */
-export function transactionTraceEntries(tracer: Tracer, mined: MinedTransaction): Promise<ParityTraceEntry[]> {
-  return tracer.cached(`trace_transaction:${mined.context.location!.transactionHash}`, async () => {
+/** trace_transaction entries of mined transaction `hash`, as JSON text (ResourceNotFoundError if unknown). */
+export function transactionTraceEntries(tracer: Tracer, hash: Hex): Promise<RawJson> {
+  return tracer.cachedTransaction(hash, 'trace_transaction', async (mined) => {
     const record = await tracer.recordTransaction(mined, TRACE_ONLY);
-    return renderParityTrace(record, {}, mined.context);
+    return toRawJson(renderParityTrace(record, {}, mined.context));
   });
 }
 
@@ -32,10 +34,10 @@ export function blockReplayResults(tracer: Tracer, block: Block, types: ParityTr
   });
 }
 
-/** trace_replayTransaction result of a mined transaction. */
-export function transactionReplayResult(tracer: Tracer, hash: Hex, mined: MinedTransaction, types: ParityTraceType[]): Promise<unknown> {
-  return tracer.cached(`trace_replayTransaction:${hash}:${types.join(',')}`, async () => {
+/** trace_replayTransaction result of mined transaction `hash`, as JSON text. */
+export function transactionReplayResult(tracer: Tracer, hash: Hex, types: ParityTraceType[]): Promise<RawJson> {
+  return tracer.cachedTransaction(hash, `trace_replayTransaction:${types.join(',')}`, async (mined) => {
     const record = await tracer.recordTransaction(mined, needsOfParityTraceTypes(types));
-    return renderParityTraceResults(record, types);
+    return toRawJson(renderParityTraceResults(record, types));
   });
 }

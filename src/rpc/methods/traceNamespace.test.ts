@@ -285,5 +285,31 @@ describe('debug and trace namespaces on the embedded chain', () => {
     await rpcResult(table, 'evm_revert', [snapshot]);
     expect(tracer.cache.stats().entries).toBe(0);
     expect(await rpc(table, 'trace_transaction', [hash])).toMatchObject({ error: { code: -32001 } });
+    // The same transaction mined again lands in another block: its trace names that block.
+    await rpcResult(table, 'evm_mine');
+    expect(await rpcResult(table, 'eth_sendRawTransaction', [raw])).toBe(hash);
+    const receipt = await rpcResult<{ blockHash: Hex; blockNumber: Hex }>(table, 'eth_getTransactionReceipt', [hash]);
+    expect(receipt.blockHash).not.toBe((first as Obj[])[0]!.blockHash);
+    const again = await rpcResult<Obj[]>(table, 'trace_transaction', [hash]);
+    expect(again[0]).toMatchObject({ blockHash: receipt.blockHash, blockNumber: Number(receipt.blockNumber) });
+    const frame = await rpcResult<Obj>(table, 'debug_traceTransaction', [hash.toUpperCase().replace('0X', '0x'), { tracer: 'callTracer' }]);
+    expect(frame).toMatchObject({ type: 'CALL', to: addresses.probe.toLowerCase() });
+    await rpcResult(table, 'evm_revert', [snapshot]);
+  });
+
+  it('behavior: a trace computed while blocks leave the chain does not fill the cache', async () => {
+    const snapshot = await rpcResult<Hex>(table, 'evm_snapshot');
+    await rpcResult(table, 'evm_mine');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const pending = tracer.cached('test:during-reorg', async () => {
+      await gate;
+      return 'stale';
+    });
+    await rpcResult(table, 'evm_revert', [snapshot]);
+    release();
+    expect(await pending).toBe('stale');
+    expect(tracer.cache.get('test:during-reorg')).toBeUndefined();
+    expect(await tracer.cached('test:during-reorg', async () => 'fresh')).toBe('fresh');
   });
 });

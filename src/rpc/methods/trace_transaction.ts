@@ -6,5 +6,5 @@ import { transactionTraceEntries } from './parityTraces.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_transaction({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_transaction']> {
-  return async ([hash]) => transactionTraceEntries(tracer, await tracer.requireTransaction(hash));
+  return async ([hash]) => transactionTraceEntries(tracer, hash);
 }
