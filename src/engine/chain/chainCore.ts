@@ -222,6 +222,7 @@ function createCore(parts: CoreParts): ChainCore {
     readState: reads.readState,
     createVmOn,
     withReadVm: reads.withReadVm,
+    withVm: reads.withReadVm,
     zeroBaseFeeBlock: reads.zeroBaseFeeBlock,
     commitBlock(block, receipts) {
       db.transaction(() => {

@@ -147,6 +147,8 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     getTransaction: (h) => core.getTransaction(h),
     getReceipts: (h) => core.getReceipts(h),
     createVm: (o) => core.createVm(o),
+    withVm: (root, fn) => core.withReadVm(root, fn),
+    stateRootAt: (block) => core.stateRootAt(block),
     onHead: (l) => core.onHead(l),
     stateAt: (block) => core.readState(core.stateRootAt(block)),
     pendingNonce,

@@ -34,7 +34,16 @@ function touch<V>(map: Map<string, V>, key: string, value: V, max: number): void
 export function createReadCaches(options: ReadCachesOptions): ReadCaches {
   const states = new Map<string, Promise<MerkleStateManager>>();
   const blocks = new Map<string, Block>();
-  const vms = createReadVmPool({ createVm: async (root) => options.createVmOn(await options.openState(root, 'overlay')) });
+  const vms = createReadVmPool({
+    createVm: async (root) => options.createVmOn(await options.openState(root, 'overlay')),
+    async repoint(vm, root) {
+      const state = vm.stateManager as MerkleStateManager;
+      // Caches first: setStateRoot flushes them into the old root before switching.
+      state.clearCaches();
+      state.originalStorageCache.clear();
+      await state.setStateRoot(root);
+    },
+  });
   return {
     readState(root) {
       const key = bytesToHex(root);

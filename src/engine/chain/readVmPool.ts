@@ -1,6 +1,8 @@
-// A small pool of read-only VMs keyed by state root, so eth_call / eth_estimateGas do not build a
-// fresh VM and state manager per request. Each borrower must leave the state as it found it
-// (checkpoint + revert around every run), and a VM is used by one borrower at a time.
+// A small pool of read-only VMs keyed by state root, so eth_call / eth_estimateGas and traces do not
+// build a fresh VM and state manager per request (building one costs about a millisecond: Common
+// copy, parameter and opcode tables). Each borrower must leave the state as it found it
+// (checkpoint + revert around every run), and a VM is used by one borrower at a time. With no idle
+// VM on the requested root, an idle VM on another root is re-pointed rather than a new one built.
 import type { VM } from '@ethereumjs/vm';
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 
@@ -16,6 +18,8 @@ export interface ReadVmPoolOptions {
   maxIdle?: number;
   /** A VM is dropped after this many borrows (its overlay collects garbage nodes); default 1000. */
   maxUses?: number;
+  /** Moves an idle VM to another root (fresh caches); without it, a missing root gets a new VM. */
+  repoint?(vm: VM, root: Uint8Array): Promise<void>;
 }
 
 interface Pooled {
@@ -40,6 +44,24 @@ export function createReadVmPool(options: ReadVmPoolOptions): ReadVmPool {
     return entry;
   }
 
+  /** The least recently returned idle VM on any root. */
+  function takeOldest(): Pooled | undefined {
+    const first = idle.keys().next();
+    return first.done ? undefined : take(first.value);
+  }
+
+  async function acquire(key: string, root: Uint8Array): Promise<Pooled> {
+    const same = take(key);
+    if (same) return same;
+    const other = options.repoint ? takeOldest() : undefined;
+    if (other) {
+      // A failed re-point (unknown root) drops that VM, like any failed borrow.
+      await options.repoint!(other.vm, root);
+      return other;
+    }
+    return { vm: await options.createVm(root), uses: 0 };
+  }
+
   function give(key: string, entry: Pooled): void {
     if (entry.uses >= maxUses) return;
     const list = idle.get(key) ?? [];
@@ -57,7 +79,7 @@ export function createReadVmPool(options: ReadVmPoolOptions): ReadVmPool {
   return {
     async withVm(root, fn) {
       const key = bytesToUnprefixedHex(root);
-      const entry = take(key) ?? { vm: await options.createVm(root), uses: 0 };
+      const entry = await acquire(key, root);
       entry.uses++;
       let healthy = false;
       try {

@@ -94,6 +94,14 @@ export interface ChainView {
    * canonical chain. Throws if the root is unknown.
    */
   createVm(options: CreateVmOptions): Promise<VM>;
+  /**
+   * Lends a pooled isolated VM on `stateRoot` to `fn`, which must leave its state as it found it
+   * (checkpoint before, revert after). Much cheaper than createVm: no new VM, Common copy or
+   * opcode table per request. A VM whose `fn` threw is not reused.
+   */
+  withVm<T>(stateRoot: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T>;
+  /** State root to read at `block`: the working root for the head (dev setters apply), else the block's own. */
+  stateRootAt(block: Block): Uint8Array;
   /** Subscribes to head changes; returns the unsubscribe function. */
   onHead(listener: (event: HeadEvent) => void): () => void;
 }

@@ -1,7 +1,8 @@
 // Replays a mined block on the state of its parent, exactly as the miner built it: ethereumjs's
 // BlockBuilder applies the block-start system updates (EIP-4788 beacon root, EIP-2935 block hash)
 // and runs the transactions in order. Transactions before the traced ones run without a
-// recorder; each traced one runs with a recorder for its needs. Nothing is written back.
+// recorder; each traced one runs with a recorder for its needs. Nothing is written back, and unless
+// asked to keep it, the VM's state is reverted afterwards (so pooled VMs can replay).
 import type { Block } from '@ethereumjs/block';
 import { buildBlock, type VM } from '@ethereumjs/vm';
 import { RpcError, ServerError } from '../../rpc/errors.js';
@@ -18,6 +19,8 @@ export interface ReplayBlockOptions {
   /** Needs per transaction index; transactions after the last recorded one are not run. */
   needsAt: (index: number) => RecordNeeds | undefined;
   guard?: ExecutionGuardOptions & { timeoutMs: number };
+  /** Leave the state after the last replayed transaction in the VM (to run calls on it); default false. */
+  keepState?: boolean;
 }
 
 /** Records of the requested transactions, by index. */
@@ -32,38 +35,26 @@ export async function replayBlock(options: ReplayBlockOptions): Promise<Map<numb
   installFastEipLookup(vm);
   const uninstall = installExecutionGuard(vm, guard, guard.timeoutMs);
   try {
-    const h = block.header;
-    const builder = await buildBlock(vm, {
-      parentBlock: parent,
-      headerData: {
-        number: h.number,
-        coinbase: h.coinbase,
-        gasLimit: h.gasLimit,
-        timestamp: h.timestamp,
-        difficulty: h.difficulty,
-        baseFeePerGas: h.baseFeePerGas,
-        mixHash: h.mixHash,
-        extraData: h.extraData,
-        parentBeaconBlockRoot: h.parentBeaconBlockRoot,
-        excessBlobGas: h.excessBlobGas,
-      },
-      blockOpts: { putBlockIntoBlockchain: false },
-    });
-    for (let i = 0; i <= last; i++) {
-      const tx = txs[i]!;
-      const needs = options.needsAt(i);
-      if (!needs) {
-        await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
-        continue;
+    const builder = await startBuilder(vm, block, parent);
+    try {
+      for (let i = 0; i <= last; i++) {
+        const tx = txs[i]!;
+        const needs = options.needsAt(i);
+        if (!needs) {
+          await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
+          continue;
+        }
+        const recorder = attachRecorder(vm, needs);
+        try {
+          await recorder.start(tx, block);
+          const result = await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
+          out.set(i, await recorder.finish(result));
+        } finally {
+          recorder.detach();
+        }
       }
-      const recorder = attachRecorder(vm, needs);
-      try {
-        await recorder.start(tx, block);
-        const result = await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
-        out.set(i, await recorder.finish(result));
-      } finally {
-        recorder.detach();
-      }
+    } finally {
+      if (!options.keepState) await builder.revert();
     }
     return out;
   } catch (error) {
@@ -72,4 +63,25 @@ export async function replayBlock(options: ReplayBlockOptions): Promise<Map<numb
   } finally {
     uninstall();
   }
+}
+
+/** A block builder on `vm` for `block` (block-start system updates applied, inside a checkpoint). */
+function startBuilder(vm: VM, block: Block, parent: Block) {
+  const h = block.header;
+  return buildBlock(vm, {
+    parentBlock: parent,
+    headerData: {
+      number: h.number,
+      coinbase: h.coinbase,
+      gasLimit: h.gasLimit,
+      timestamp: h.timestamp,
+      difficulty: h.difficulty,
+      baseFeePerGas: h.baseFeePerGas,
+      mixHash: h.mixHash,
+      extraData: h.extraData,
+      parentBeaconBlockRoot: h.parentBeaconBlockRoot,
+      excessBlobGas: h.excessBlobGas,
+    },
+    blockOpts: { putBlockIntoBlockchain: false },
+  });
 }

@@ -26,7 +26,7 @@ export interface TracerOptions {
   gasCap?: bigint;
   /** Default per-request execution timeout, ms (default 5000). */
   timeoutMs?: number;
-  /** State root to run calls on at `block` (default its header's; the dev chain's head may differ after setters). */
+  /** State root to run calls on at `block` (default `chain.stateRootAt`: the head's working root after dev setters). */
   stateRootAt?: (block: Block) => Promise<Uint8Array>;
   cache?: RenderedTraceCache;
   /** Monotonic clock, ms. */
@@ -115,7 +115,7 @@ export function createTracer(options: TracerOptions): Tracer {
   const defaultTimeoutMs = options.timeoutMs ?? 5000;
   const now = options.now ?? (() => performance.now());
   const cache = options.cache ?? createRenderedTraceCache();
-  const stateRootAt = options.stateRootAt ?? (async (block: Block) => block.header.stateRoot);
+  const stateRootAt = options.stateRootAt ?? (async (block: Block) => chain.stateRootAt(block));
   const inflight = new Map<string, Promise<unknown>>();
   // Bumped when blocks leave the chain: a computation that began before must not fill the cache
   // (it may describe a transaction that is gone, or that lands in another block later).
@@ -162,8 +162,20 @@ export function createTracer(options: TracerOptions): Tracer {
     return parent;
   }
 
-  async function vmAfter(block: Block, txIndex: number | undefined, timeoutMs?: number): Promise<VM> {
-    if (txIndex === undefined) return chain.createVm({ stateRoot: await stateRootAt(block) });
+  /** Runs `fn` on a pooled VM on `root` inside a checkpoint that is reverted afterwards. */
+  function withScratchVm<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T> {
+    return chain.withVm(root, async (vm) => {
+      await vm.stateManager.checkpoint();
+      try {
+        return await fn(vm);
+      } finally {
+        await vm.stateManager.revert();
+      }
+    });
+  }
+
+  /** A fresh VM on the state after the first `txIndex` transactions of `block`. */
+  async function vmAfter(block: Block, txIndex: number, timeoutMs?: number): Promise<VM> {
     if (txIndex < 0 || txIndex > block.transactions.length) {
       throw new InvalidParamsError(`txIndex ${txIndex} is out of range: block has ${block.transactions.length} transactions`);
     }
@@ -172,7 +184,7 @@ export function createTracer(options: TracerOptions): Tracer {
     if (txIndex > 0) {
       const none: RecordNeeds = { state: false, steps: undefined };
       // Record the last of the first txIndex transactions only to make the replay run that far.
-      await replayBlock({ vm, block, parent, needsAt: (i) => (i === txIndex - 1 ? none : undefined), guard: guard(timeoutMs) });
+      await replayBlock({ vm, block, parent, needsAt: (i) => (i === txIndex - 1 ? none : undefined), guard: guard(timeoutMs), keepState: true });
     }
     return vm;
   }
@@ -195,40 +207,38 @@ export function createTracer(options: TracerOptions): Tracer {
 
     async recordTransaction(mined, needs, timeoutMs) {
       const parent = await parentOf(mined.block);
-      const vm = await chain.createVm({ stateRoot: parent.header.stateRoot });
-      const records = await replayBlock({
-        vm,
-        block: mined.block,
-        parent,
-        needsAt: (i) => (i === mined.index ? needs : undefined),
-        guard: guard(timeoutMs),
-      });
+      const records = await withScratchVm(parent.header.stateRoot, (vm) =>
+        replayBlock({ vm, block: mined.block, parent, needsAt: (i) => (i === mined.index ? needs : undefined), guard: guard(timeoutMs) }),
+      );
       return records.get(mined.index)!;
     },
 
     async recordBlock(block, needs, timeoutMs) {
       if (block.transactions.length === 0) return [];
       const parent = await parentOf(block);
-      const vm = await chain.createVm({ stateRoot: parent.header.stateRoot });
-      const records = await replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs) });
+      const records = await withScratchVm(parent.header.stateRoot, (vm) => replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs) }));
       const offsets = await logOffsets(chain, block);
       return block.transactions.map((tx, i) => ({ tx, record: records.get(i)!, context: contextFor(block, tx, i, offsets[i] ?? 0) }));
     },
 
     async recordCalls(target, calls, timeoutMs) {
       const g = guard(timeoutMs);
-      const vm = await vmAfter(target.block, target.txIndex, timeoutMs);
+      const runAll = async (vm: VM) => {
+        const out: ExecutionRecord[] = [];
+        for (const { call, needs } of calls) {
+          out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g }));
+        }
+        return out;
+      };
+      // The common case (no txIndex, no state overrides) borrows a pooled VM; the others build one.
+      if (target.txIndex === undefined && !target.stateOverrides) return withScratchVm(await stateRootAt(target.block), runAll);
+      const vm = target.txIndex === undefined ? await chain.createVm({ stateRoot: await stateRootAt(target.block) }) : await vmAfter(target.block, target.txIndex, timeoutMs);
       if (target.stateOverrides) await applyStateOverrides(vm.stateManager as Parameters<typeof applyStateOverrides>[0], target.stateOverrides);
-      const out: ExecutionRecord[] = [];
-      for (const { call, needs } of calls) {
-        out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g }));
-      }
-      return out;
+      return runAll(vm);
     },
 
     async recordRawTransaction(block, tx, needs, timeoutMs) {
-      const vm = await chain.createVm({ stateRoot: await stateRootAt(block) });
-      return runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs) }, needs);
+      return withScratchVm(await stateRootAt(block), (vm) => runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs) }, needs));
     },
 
     cached,
