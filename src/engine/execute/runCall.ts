@@ -6,8 +6,8 @@ import { Account, Address, KECCAK256_NULL, createZeroAddress, equalsBytes } from
 import type { VM } from '@ethereumjs/vm';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
-import { callBlockFor, type BlockOverrides } from './callBlock.js';
-import { callPaysForGas, callToTransaction, type CallRequest } from './callTransaction.js';
+import { callBlockFor, type BlockOverrides, type CallBlockCache } from './callBlock.js';
+import { callPaysForGas, callToTransaction, callTxCommon, type CallRequest } from './callTransaction.js';
 import type { ExecutionGuardOptions } from './executionGuard.js';
 import { runRecordedTransaction } from './runTransaction.js';
 
@@ -21,6 +21,8 @@ export interface RunCallOptions {
   gasCap: bigint;
   blockOverrides?: BlockOverrides;
   guard?: ExecutionGuardOptions & { timeoutMs: number };
+  /** Reuses call blocks across calls (the tracer keeps one). */
+  callBlocks?: CallBlockCache;
 }
 
 /** Runs one call and returns its record. State changes stay in `vm` (trace_callMany chains them). */
@@ -30,7 +32,8 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
     throw new InvalidParamsError(`gas limit ${call.gas} exceeds the gas cap ${gasCap}`);
   }
   const paysForGas = callPaysForGas(call);
-  const block = callBlockFor(options.block, vm.common, { zeroBaseFee: !paysForGas, overrides: options.blockOverrides });
+  const blockOptions = { zeroBaseFee: !paysForGas, overrides: options.blockOverrides };
+  const block = options.callBlocks ? options.callBlocks.blockFor(options.block, vm.common, blockOptions) : callBlockFor(options.block, vm.common, blockOptions);
   const from = call.from ? new Address(call.from) : createZeroAddress();
   const account = await vm.stateManager.getAccount(from);
   const gas = call.gas ?? gasCap;
@@ -40,7 +43,7 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   if (want > have) {
     throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${have} want ${want}`);
   }
-  const tx = callToTransaction({ ...call, gas }, { common: vm.common, defaultGas: gasCap, nonce: account?.nonce ?? 0n });
+  const tx = callToTransaction({ ...call, gas }, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n });
   const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await vm.stateManager.getCode(from));
   return runRecordedTransaction(
     { vm, tx, block, skipNonce: true, guard: options.guard, prepare: senderHasCode ? () => maskSenderCode(vm, from) : undefined },

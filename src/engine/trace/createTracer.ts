@@ -10,7 +10,7 @@ import { bytesToHex, quantityToHex, type Hex } from '../../rpc/hex.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { applyStateOverrides, type StateOverrides } from '../chain/stateOverrides.js';
 import type { ChainView } from '../chain/types.js';
-import type { BlockOverrides } from '../execute/callBlock.js';
+import { createCallBlockCache, type BlockOverrides } from '../execute/callBlock.js';
 import type { CallRequest } from '../execute/callTransaction.js';
 import type { ExecutionGuardOptions } from '../execute/executionGuard.js';
 import { replayBlock } from '../execute/replayBlock.js';
@@ -117,6 +117,7 @@ export function createTracer(options: TracerOptions): Tracer {
   const cache = options.cache ?? createRenderedTraceCache();
   const stateRootAt = options.stateRootAt ?? (async (block: Block) => chain.stateRootAt(block));
   const inflight = new Map<string, Promise<unknown>>();
+  const callBlocks = createCallBlockCache();
   // Bumped when blocks leave the chain: a computation that began before must not fill the cache
   // (it may describe a transaction that is gone, or that lands in another block later).
   let generation = 0;
@@ -226,7 +227,7 @@ export function createTracer(options: TracerOptions): Tracer {
       const runAll = async (vm: VM) => {
         const out: ExecutionRecord[] = [];
         for (const { call, needs } of calls) {
-          out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g }));
+          out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g, callBlocks }));
         }
         return out;
       };
