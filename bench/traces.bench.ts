@@ -118,11 +118,24 @@ async function main(): Promise<void> {
       { name: 'trace_call ["trace"], distinct calls', anvil: false, spec: { body: '', bodies: callBodies('trace_call', (call) => [call, ['trace'], 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
     ];
     const rows: Row[] = [];
+    // Blocking: latency of a cheap call on one connection while distinct traced calls load the others.
+    const blocking = async (url: string): Promise<LoadResult> => {
+      const spec = { connections: 1, durationMs: DURATION_MS, warmupMs: 1000 };
+      const [probe] = await Promise.all([
+        runLoadInChild({ ...spec, url, body: body('eth_blockNumber', []) }),
+        runLoadInChild({ ...spec, url, body: '', bodies: callBodies('debug_traceCall', (call) => [call, 'latest', { tracer: 'callTracer' }]), connections: CONNECTIONS }),
+      ]);
+      return probe;
+    };
+    const blockingName = `eth_blockNumber on 1 connection while debug_traceCall loads ${CONNECTIONS} (blocking)`;
     for (const w of workloads) {
       if (ONLY && !w.name.includes(ONLY)) continue;
       const th = await runLoadInChild({ ...w.spec, url: tracehook.rpcUrl });
       const an = !w.anvil ? 'unsupported' : WITH_ANVIL ? await runLoadInChild({ ...w.spec, url: anvil.url }) : 'skipped';
       rows.push({ name: w.name, tracehook: th, anvil: an });
+    }
+    if (!ONLY || blockingName.includes(ONLY)) {
+      rows.push({ name: blockingName, tracehook: await blocking(tracehook.rpcUrl), anvil: WITH_ANVIL ? await blocking(anvil.url) : 'skipped' });
     }
     console.log(
       `\nTrace benchmark: ${TXS} ERC-20 transfers mined on both peers, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per warm workload, tracehook from ${FROM_SOURCE ? 'source (tsx)' : 'the build'}.\n`,
