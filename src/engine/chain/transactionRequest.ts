@@ -1,5 +1,6 @@
 // Unsigned transaction requests (eth_sendTransaction, eth_call, eth_estimateGas) as bigint/bytes
 // values, and their conversion into ethereumjs transactions of the right EIP-2718 type.
+import type { CallRequest } from '../execute/callTransaction.js';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, createTx } from '@ethereumjs/tx';
 import { type Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
@@ -20,18 +21,8 @@ export interface AuthorizationEntry {
   s: bigint;
 }
 
-export interface TransactionRequest {
-  from?: Uint8Array;
-  /** Undefined for contract creation. */
-  to?: Uint8Array;
-  gas?: bigint;
-  gasPrice?: bigint;
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
-  value?: bigint;
-  data?: Uint8Array;
-  nonce?: bigint;
-  accessList?: AccessListEntry[];
+/** A transaction to fill and sign (eth_sendTransaction) or to run as a call: a call request plus the fields only transactions have. */
+export interface TransactionRequest extends CallRequest {
   authorizationList?: AuthorizationEntry[];
   /** Explicit EIP-2718 type (0, 1, 2 or 4). */
   type?: number;

@@ -5,7 +5,8 @@ import { needsOfGethTracer, renderGethTracer } from '../../engine/render/gethTra
 import { NO_CONTEXT } from '../../engine/render/types.js';
 import { hexToBytes } from '../hex.js';
 import type { debugSchema } from '../schema/debug.js';
-import { callRequestFromRpc, toEngineRequest, traceOptionsOrDefault } from './gethTraceOptions.js';
+import { toEngineRequest, traceOptionsOrDefault } from './gethTraceOptions.js';
+import { transactionRequestFromRpc } from './rpcRequest.js';
 import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
@@ -26,7 +27,7 @@ export function debug_traceCall({ tracer }: TraceMethodDeps): MethodHandler<(typ
           prevRandao: overrides.prevRandao ? hexToBytes(overrides.prevRandao) : undefined,
         },
       },
-      [{ call: callRequestFromRpc(call), needs: needsOfGethTracer(engineRequest) }],
+      [{ call: transactionRequestFromRpc(call), needs: needsOfGethTracer(engineRequest) }],
       timeoutMs,
     );
     return renderGethTracer(record!, engineRequest, NO_CONTEXT);

@@ -1,10 +1,7 @@
 // Shared by the debug_trace* handlers: the default when no options object is given (a callTracer
 // frame tree, as the reference hosted service answers; an object without `tracer` gets the struct
 // logger, as in geth) and the cache key of a rendered mined-transaction trace.
-import type { CallRequest } from '../../engine/execute/callTransaction.js';
 import type { GethTracerRequest } from '../../engine/render/gethTracers.js';
-import { hexToBytes } from '../hex.js';
-import type { TransactionRequestObject } from '../schema/eth.js';
 import type { TraceOptions, TracerRequest } from '../schema/debug.js';
 
 const DEFAULT_OPTIONS: TraceOptions = { request: { tracer: 'callTracer', config: {} }, timeoutMs: undefined };
@@ -24,18 +21,3 @@ export function requestKey(request: TracerRequest): string {
   return JSON.stringify(request);
 }
 
-/** An RPC call object as the engine's call request. */
-export function callRequestFromRpc(call: TransactionRequestObject): CallRequest {
-  return {
-    from: call.from ? hexToBytes(call.from) : undefined,
-    to: call.to ? hexToBytes(call.to) : undefined,
-    gas: call.gas,
-    gasPrice: call.gasPrice,
-    maxFeePerGas: call.maxFeePerGas,
-    maxPriorityFeePerGas: call.maxPriorityFeePerGas,
-    value: call.value,
-    data: call.input ?? call.data,
-    nonce: call.nonce,
-    accessList: call.accessList?.map((e) => ({ address: hexToBytes(e.address), storageKeys: e.storageKeys.map(hexToBytes) })),
-  };
-}

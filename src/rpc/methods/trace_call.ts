@@ -1,7 +1,7 @@
 // trace_call: runs a call on a block's state and returns the requested Parity trace types.
 import { needsOfParityTraceTypes, renderParityTraceResults } from '../../engine/render/parityTraceResults.js';
 import type { traceSchema } from '../schema/trace.js';
-import { callRequestFromRpc } from './gethTraceOptions.js';
+import { transactionRequestFromRpc } from './rpcRequest.js';
 import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
@@ -10,7 +10,7 @@ export function trace_call({ tracer }: TraceMethodDeps): MethodHandler<(typeof t
     const block = await tracer.requireBlock(blockId);
     const [record] = await tracer.recordCalls(
       { block, stateOverrides: stateOverrides && stateOverrides.size > 0 ? stateOverrides : undefined },
-      [{ call: callRequestFromRpc(call), needs: needsOfParityTraceTypes(types) }],
+      [{ call: transactionRequestFromRpc(call), needs: needsOfParityTraceTypes(types) }],
     );
     return renderParityTraceResults(record!, types);
   };

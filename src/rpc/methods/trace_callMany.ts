@@ -2,7 +2,7 @@
 // ones' changes, and returns one Parity result per call.
 import { needsOfParityTraceTypes, renderParityTraceResults } from '../../engine/render/parityTraceResults.js';
 import type { traceSchema } from '../schema/trace.js';
-import { callRequestFromRpc } from './gethTraceOptions.js';
+import { transactionRequestFromRpc } from './rpcRequest.js';
 import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
@@ -11,7 +11,7 @@ export function trace_callMany({ tracer }: TraceMethodDeps): MethodHandler<(type
     const block = await tracer.requireBlock(blockId);
     const records = await tracer.recordCalls(
       { block },
-      calls.map(([call, types]) => ({ call: callRequestFromRpc(call), needs: needsOfParityTraceTypes(types) })),
+      calls.map(([call, types]) => ({ call: transactionRequestFromRpc(call), needs: needsOfParityTraceTypes(types) })),
     );
     return records.map((record, i) => renderParityTraceResults(record, calls[i]![1]));
   };
