@@ -77,9 +77,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     });
     cleanups.push(() => chain.close());
 
-    // Calls at the head see the working state (head root plus dev setters), as eth_call does.
-    const stateRootAt = async (block: Block) => (await chain.stateAt(block)).getStateRoot();
-    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, stateRootAt });
+    // Calls at the head run on the working state (head root plus dev setters): the tracer's default.
+    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs });
     cleanups.push(async () => tracer.close());
     const table = createMethodTable(
       createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),
@@ -117,7 +116,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const follower = createChainFollower({
       network: EMBEDDED_NETWORK.webhooks,
       db,
-      source: createChainBlockSource({ chain, traceBlock: traceBlockCalls, stateRootAt }),
+      source: createChainBlockSource({ chain, traceBlock: traceBlockCalls, stateRootAt: async (block) => chain.stateRootAt(block) }),
       outbox: notifier,
       confirmations: 0,
       logger: logger.child({ part: 'follower' }),
