@@ -1,7 +1,6 @@
 // Wiring only: builds every part of the service from a ServiceConfig, starts them in order and
 // stops them in reverse. Logic lives in the parts.
 import { readFileSync } from 'node:fs';
-import type { Block } from '@ethereumjs/block';
 import type { ServiceConfig } from './config/options.js';
 import { balanceWei } from './config/options.js';
 import { loadOrCreateSecrets } from './config/serviceSecrets.js';
@@ -20,11 +19,8 @@ import { createDevNamespace } from './rpc/methods/devNamespace.js';
 import { createTraceNamespace } from './rpc/methods/traceNamespace.js';
 import { createDebugNamespace } from './rpc/methods/debugNamespace.js';
 import { createTracer } from './engine/trace/createTracer.js';
-import { renderCallTracer } from './engine/render/callTracer.js';
-import { needsOfGethTracer } from './engine/render/gethTracers.js';
-import type { CallFrame } from './notify/extract/blockData.js';
 import { createNotifier, createWebhooksApi } from './notify/index.js';
-import { createChainFollower, createChainBlockSource, createFollowerRoutes } from './notify/follow/index.js';
+import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes } from './notify/follow/index.js';
 
 export interface RunningService {
   /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
@@ -87,10 +83,6 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       createTraceNamespace({ tracer }),
       createDebugNamespace({ tracer }),
     );
-    // The follower needs each block's call frames (internal transfers, callTracerTraces).
-    const callTracerNeeds = needsOfGethTracer({ tracer: 'callTracer', config: {} });
-    const traceBlockCalls = async (block: Block): Promise<CallFrame[]> =>
-      (await tracer.recordBlock(block, callTracerNeeds)).map((t) => renderCallTracer(t.record, {}, t.context) as unknown as CallFrame);
 
     // The SQLite store belongs to this process alone (the data-dir lock), so leases still held
     // are those of a previous, killed run: free them so its in-flight deliveries resume now.
@@ -116,7 +108,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const follower = createChainFollower({
       network: EMBEDDED_NETWORK.webhooks,
       db,
-      source: createChainBlockSource({ chain, traceBlock: traceBlockCalls, stateRootAt: async (block) => chain.stateRootAt(block) }),
+      source: createChainBlockSource({ chain, traceBlock: createEngineBlockTracer(tracer), stateRootAt: async (block) => chain.stateRootAt(block) }),
       outbox: notifier,
       confirmations: 0,
       logger: logger.child({ part: 'follower' }),

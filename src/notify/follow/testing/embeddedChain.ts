@@ -1,16 +1,14 @@
 // Test and benchmark rig: a dev chain on a temp dir, a JSON-RPC caller over its real method table
 // (to send transactions and use evm_snapshot/evm_revert as a user would), and the tracing engine's
 // callTracer as the follower's block tracer.
-import type { CallFrame } from '../../extract/blockData.js';
 import { openTempChain, type TempChain } from '../../../engine/chain/testing/tempChain.js';
 import type { DevChainOptions } from '../../../engine/chain/chainConfig.js';
 import { createTracer } from '../../../engine/trace/createTracer.js';
-import { renderCallTracer } from '../../../engine/render/callTracer.js';
-import { needsOfGethTracer } from '../../../engine/render/gethTracers.js';
 import { createChainMethodTable, rpc } from '../../../rpc/methods/testing/chainRpc.js';
 import { RpcError } from '../../../rpc/errors.js';
 import type { JsonRpcRequest } from '../jsonRpcBlockSource.js';
 import type { BlockTracer } from '../chainBlockSource.js';
+import { createEngineBlockTracer } from '../engineBlockTracer.js';
 
 export interface EmbeddedChain extends TempChain {
   /** JSON-RPC over the chain's method table (eth_*, evm_*, anvil_*), errors as RpcError. */
@@ -23,7 +21,6 @@ export async function openEmbeddedChain(options: Partial<DevChainOptions> = {}):
   const temp = await openTempChain({ clock: Date.now, ...options });
   const table = createChainMethodTable(temp.chain);
   const tracer = createTracer({ chain: temp.chain });
-  const needs = needsOfGethTracer({ tracer: 'callTracer', config: {} });
   return {
     ...temp,
     async request(method, params) {
@@ -31,10 +28,7 @@ export async function openEmbeddedChain(options: Partial<DevChainOptions> = {}):
       if ('error' in response) throw new RpcError(`${method}: ${response.error.message}`, { code: response.error.code, data: response.error.data });
       return response.result;
     },
-    async traceBlock(block) {
-      const traces = await tracer.recordBlock(block, needs);
-      return traces.map((t) => renderCallTracer(t.record, {}, t.context) as unknown as CallFrame);
-    },
+    traceBlock: createEngineBlockTracer(tracer),
     async dispose() {
       tracer.close();
       await temp.dispose();
