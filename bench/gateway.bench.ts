@@ -6,9 +6,7 @@
 //
 // `benchGateway({ table, workloads })` can be pointed at any MethodTable (the lead's end-to-end
 // bench passes the embedded chain's table). The load generator runs in its own process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import type { MethodTable } from '../src/rpc/methods/methodTable.js';
@@ -19,9 +17,8 @@ import { createGateway } from '../src/gateway/app.js';
 import { createApiKey } from '../src/gateway/keys/apiKeys.js';
 import { createTestState, createTestTable } from '../src/gateway/testing/testNamespace.js';
 import { runLoadInChild, type LoadResult } from './loadGenerator.js';
+import { startAnvil } from '../src/testing/startAnvil.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const ANVIL = join(here, '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
 
 export interface Workload {
   name: string;
@@ -105,22 +102,6 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   return json.result;
 }
 
-/** Starts anvil on a port and waits until it answers. */
-export async function startAnvil(port: number): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(ANVIL, ['--host', '127.0.0.1', '--port', String(port), '--silent'], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      await rpc(url, 'eth_chainId');
-      return { url, process: child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill();
-  throw new Error('anvil did not start');
-}
-
 function parseArgs(argv: string[]): { durationMs: number; connections: number; json?: string } {
   const get = (name: string) => {
     const i = argv.indexOf(`--${name}`);
@@ -131,7 +112,7 @@ function parseArgs(argv: string[]): { durationMs: number; connections: number; j
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const anvil = await startAnvil(18_000 + Math.floor(Math.random() * 1000));
+  const anvil = await startAnvil(['--silent']);
   try {
     const [from] = (await rpc(anvil.url, 'eth_accounts')) as string[];
     // A contract creation with 1 KiB of init code (STOP first), so the trace carries real weight.
@@ -161,7 +142,7 @@ async function main(): Promise<void> {
     }
     if (args.json) writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
   } finally {
-    anvil.process.kill();
+    await anvil.stop();
   }
 }
 
