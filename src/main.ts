@@ -1,6 +1,7 @@
 // Wiring only: builds every part of the service from a ServiceConfig, starts them in order and
 // stops them in reverse. Logic lives in the parts.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { ServiceConfig } from './config/options.js';
 import { balanceWei } from './config/options.js';
 import { loadOrCreateSecrets } from './config/serviceSecrets.js';
@@ -19,6 +20,7 @@ import { createDevNamespace } from './rpc/methods/devNamespace.js';
 import { createTraceNamespace } from './rpc/methods/traceNamespace.js';
 import { createDebugNamespace } from './rpc/methods/debugNamespace.js';
 import { createTracer } from './engine/trace/createTracer.js';
+import { createTracePool } from './engine/trace/tracePool.js';
 import { createNotifier, createWebhooksApi } from './notify/index.js';
 import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes } from './notify/follow/index.js';
 
@@ -74,7 +76,12 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     cleanups.push(() => chain.close());
 
     // Calls at the head run on the working state (head root plus dev setters): the tracer's default.
-    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs });
+    // Traces run in worker threads (below the core count) so they never hold the HTTP loop.
+    const traceWorkers = config.traceWorkers ?? Math.max(1, availableParallelism() - 1);
+    const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap) };
+    const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
+    if (pool) cleanups.push(() => pool.close());
+    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob: pool && ((job) => pool.run(job)) });
     cleanups.push(async () => tracer.close());
     const table = createMethodTable(
       createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),

@@ -18,7 +18,10 @@ import { runRecordedCall } from '../execute/runCall.js';
 import { runRecordedTransaction } from '../execute/runTransaction.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import type { RenderContext } from '../render/types.js';
+import { RawJson } from '../../rpc/rawJson.js';
 import { createRenderedTraceCache, type RenderedTraceCache } from './renderedTraceCache.js';
+import { runTraceJob, type TraceJob } from './traceJob.js';
+import type { TraceRender } from './traceRender.js';
 
 export interface TracerOptions {
   chain: ChainView;
@@ -31,6 +34,11 @@ export interface TracerOptions {
   cache?: RenderedTraceCache;
   /** Monotonic clock, ms. */
   now?: () => number;
+  /**
+   * Runs the `trace*` methods' jobs elsewhere (a worker pool, see createTracePool); without it they
+   * run on this thread with this tracer's `record*` methods.
+   */
+  runJob?: (job: TraceJob) => Promise<string[]>;
 }
 
 /** A mined transaction with where it sits. */
@@ -52,6 +60,8 @@ export interface BlockTrace {
 /** Where calls run: a block's state (optionally after its first `txIndex` transactions) plus overrides. */
 export interface CallTarget {
   block: Block;
+  /** State root the calls start from; default `stateRootAt(block)`. */
+  stateRoot?: Uint8Array;
   txIndex?: number;
   stateOverrides?: StateOverrides;
   blockOverrides?: BlockOverrides;
@@ -72,7 +82,15 @@ export interface Tracer {
   /** Runs calls one after another on the same state (trace_callMany chains them). */
   recordCalls(target: CallTarget, calls: { call: CallRequest; needs: RecordNeeds }[], timeoutMs?: number): Promise<ExecutionRecord[]>;
   /** Runs a signed transaction on a block's state, as it would run next (trace_rawTransaction). */
-  recordRawTransaction(block: Block, tx: TypedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
+  recordRawTransaction(target: Pick<CallTarget, 'block' | 'stateRoot'>, tx: TypedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
+  /** Records and renders a mined transaction (on a worker when `runJob` is set). */
+  traceTransaction(mined: MinedTransaction, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
+  /** Records and renders every transaction of a block (see renderBlockTraces for the shapes). */
+  traceBlock(block: Block, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
+  /** Records and renders calls run one after another on the target's state; one result per call. */
+  traceCalls(target: CallTarget, calls: { call: CallRequest; render: TraceRender }[], timeoutMs?: number): Promise<RawJson[]>;
+  /** Records and renders a signed transaction on a block's state (trace_rawTransaction). */
+  traceRawTransaction(block: Block, tx: TypedTransaction, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
   /** Returns the cached value for `key` or computes, caches and returns it. */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**
@@ -190,7 +208,9 @@ export function createTracer(options: TracerOptions): Tracer {
     return vm;
   }
 
-  return {
+  const runJob = (job: TraceJob): Promise<string[]> => (options.runJob ? options.runJob(job) : runTraceJob(tracer, job));
+
+  const tracer: Tracer = {
     chain,
     gasCap,
     cache,
@@ -232,14 +252,36 @@ export function createTracer(options: TracerOptions): Tracer {
         return out;
       };
       // The common case (no txIndex, no state overrides) borrows a pooled VM; the others build one.
-      if (target.txIndex === undefined && !target.stateOverrides) return withScratchVm(await stateRootAt(target.block), runAll);
-      const vm = target.txIndex === undefined ? await chain.createVm({ stateRoot: await stateRootAt(target.block) }) : await vmAfter(target.block, target.txIndex, timeoutMs);
+      const root = async () => target.stateRoot ?? (await stateRootAt(target.block));
+      if (target.txIndex === undefined && !target.stateOverrides) return withScratchVm(await root(), runAll);
+      const vm = target.txIndex === undefined ? await chain.createVm({ stateRoot: await root() }) : await vmAfter(target.block, target.txIndex, timeoutMs);
       if (target.stateOverrides) await applyStateOverrides(vm.stateManager as Parameters<typeof applyStateOverrides>[0], target.stateOverrides);
       return runAll(vm);
     },
 
-    async recordRawTransaction(block, tx, needs, timeoutMs) {
-      return withScratchVm(await stateRootAt(block), (vm) => runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs) }, needs));
+    async recordRawTransaction({ block, stateRoot }, tx, needs, timeoutMs) {
+      return withScratchVm(stateRoot ?? (await stateRootAt(block)), (vm) => runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs) }, needs));
+    },
+
+    async traceTransaction(mined, render, timeoutMs = defaultTimeoutMs) {
+      const job: TraceJob = { kind: 'transaction', blockHash: mined.block.hash(), index: mined.index, context: mined.context, render, timeoutMs };
+      return new RawJson((await runJob(job))[0]!);
+    },
+
+    async traceBlock(block, render, timeoutMs = defaultTimeoutMs) {
+      return new RawJson((await runJob({ kind: 'block', blockHash: block.hash(), render, timeoutMs }))[0]!);
+    },
+
+    async traceCalls(target, calls, timeoutMs = defaultTimeoutMs) {
+      const { block, txIndex, stateOverrides, blockOverrides } = target;
+      const stateRoot = target.stateRoot ?? (await stateRootAt(block));
+      const texts = await runJob({ kind: 'calls', blockHash: block.hash(), stateRoot, txIndex, stateOverrides, blockOverrides, calls, timeoutMs });
+      return texts.map((text) => new RawJson(text));
+    },
+
+    async traceRawTransaction(block, tx, render, timeoutMs = defaultTimeoutMs) {
+      const job: TraceJob = { kind: 'rawTransaction', blockHash: block.hash(), stateRoot: await stateRootAt(block), tx: tx.serialize(), render, timeoutMs };
+      return new RawJson((await runJob(job))[0]!);
     },
 
     cached,
@@ -255,4 +297,5 @@ export function createTracer(options: TracerOptions): Tracer {
       unsubscribe();
     },
   };
+  return tracer;
 }

@@ -1,7 +1,6 @@
 // Shared by debug_traceBlockByNumber/Hash: replays a block once and renders the requested tracer
 // for each transaction as `[{txHash, result}]` (geth's shape). Cached by block hash until a reorg.
 import type { Block } from '@ethereumjs/block';
-import { needsOfGethTracer, renderGethTracer } from '../../engine/render/gethTracers.js';
 import type { Tracer } from '../../engine/trace/createTracer.js';
 import { bytesToHex } from '../hex.js';
 import type { TraceOptions } from '../schema/debug.js';
@@ -9,9 +8,7 @@ import { requestKey, toEngineRequest, traceOptionsOrDefault } from './gethTraceO
 
 export async function traceBlockWithGethTracer(tracer: Tracer, block: Block, options: TraceOptions | undefined): Promise<unknown> {
   const { request, timeoutMs } = traceOptionsOrDefault(options);
-  return tracer.cached(`debug_traceBlock:${bytesToHex(block.hash())}:${requestKey(request)}`, async () => {
-    const engineRequest = toEngineRequest(request);
-    const traces = await tracer.recordBlock(block, needsOfGethTracer(engineRequest), timeoutMs);
-    return traces.map(({ tx, record, context }) => ({ txHash: bytesToHex(tx.hash()), result: renderGethTracer(record, engineRequest, context) }));
-  });
+  return tracer.cached(`debug_traceBlock:${bytesToHex(block.hash())}:${requestKey(request)}`, () =>
+    tracer.traceBlock(block, { format: 'geth', request: toEngineRequest(request) }, timeoutMs),
+  );
 }

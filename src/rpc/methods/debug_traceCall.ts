@@ -1,8 +1,6 @@
 // debug_traceCall: runs a call on a block's state (optionally after its first `txIndex`
 // transactions, with state and block overrides) and renders the requested geth tracer. Without an
 // options object the result is a callTracer frame tree.
-import { needsOfGethTracer, renderGethTracer } from '../../engine/render/gethTracers.js';
-import { NO_CONTEXT } from '../../engine/render/types.js';
 import { hexToBytes } from '../hex.js';
 import type { debugSchema } from '../schema/debug.js';
 import { toEngineRequest, traceOptionsOrDefault } from './gethTraceOptions.js';
@@ -14,9 +12,8 @@ export function debug_traceCall({ tracer }: TraceMethodDeps): MethodHandler<(typ
   return async ([call, blockId, options]) => {
     const { request, timeoutMs } = traceOptionsOrDefault(options);
     const block = await tracer.requireBlock(blockId);
-    const engineRequest = toEngineRequest(request);
     const overrides = options?.blockOverrides;
-    const [record] = await tracer.recordCalls(
+    const [result] = await tracer.traceCalls(
       {
         block,
         txIndex: options?.txIndex,
@@ -27,9 +24,9 @@ export function debug_traceCall({ tracer }: TraceMethodDeps): MethodHandler<(typ
           prevRandao: overrides.prevRandao ? hexToBytes(overrides.prevRandao) : undefined,
         },
       },
-      [{ call: transactionRequestFromRpc(call), needs: needsOfGethTracer(engineRequest) }],
+      [{ call: transactionRequestFromRpc(call), render: { format: 'geth', request: toEngineRequest(request) } }],
       timeoutMs,
     );
-    return renderGethTracer(record!, engineRequest, NO_CONTEXT);
+    return result!;
   };
 }

@@ -1,7 +1,5 @@
 // debug_traceTransaction: replays the transaction's block up to it and renders the requested geth
 // tracer. Rendered results of mined transactions are cached as JSON text until a reorg.
-import { needsOfGethTracer, renderGethTracer } from '../../engine/render/gethTracers.js';
-import { toRawJson } from '../rawJson.js';
 import type { debugSchema } from '../schema/debug.js';
 import { requestKey, toEngineRequest, traceOptionsOrDefault } from './gethTraceOptions.js';
 import type { MethodHandler } from './methodTable.js';
@@ -10,10 +8,8 @@ import type { TraceMethodDeps } from './traceMethodDeps.js';
 export function debug_traceTransaction({ tracer }: TraceMethodDeps): MethodHandler<(typeof debugSchema)['debug_traceTransaction']> {
   return async ([hash, options]) => {
     const { request, timeoutMs } = traceOptionsOrDefault(options);
-    return tracer.cachedTransaction(hash, `debug_traceTransaction:${requestKey(request)}`, async (mined) => {
-      const engineRequest = toEngineRequest(request);
-      const record = await tracer.recordTransaction(mined, needsOfGethTracer(engineRequest), timeoutMs);
-      return toRawJson(renderGethTracer(record, engineRequest, mined.context));
-    });
+    return tracer.cachedTransaction(hash, `debug_traceTransaction:${requestKey(request)}`, (mined) =>
+      tracer.traceTransaction(mined, { format: 'geth', request: toEngineRequest(request) }, timeoutMs),
+    );
   };
 }

@@ -1,5 +1,4 @@
 // trace_call: runs a call on a block's state and returns the requested Parity trace types.
-import { needsOfParityTraceTypes, renderParityTraceResults } from '../../engine/render/parityTraceResults.js';
 import type { traceSchema } from '../schema/trace.js';
 import { transactionRequestFromRpc } from './rpcRequest.js';
 import type { MethodHandler } from './methodTable.js';
@@ -8,10 +7,10 @@ import type { TraceMethodDeps } from './traceMethodDeps.js';
 export function trace_call({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_call']> {
   return async ([call, types, blockId, stateOverrides]) => {
     const block = await tracer.requireBlock(blockId);
-    const [record] = await tracer.recordCalls(
+    const [result] = await tracer.traceCalls(
       { block, stateOverrides: stateOverrides && stateOverrides.size > 0 ? stateOverrides : undefined },
-      [{ call: transactionRequestFromRpc(call), needs: needsOfParityTraceTypes(types) }],
+      [{ call: transactionRequestFromRpc(call), render: { format: 'parityResults', types } }],
     );
-    return renderParityTraceResults(record!, types);
+    return result!;
   };
 }

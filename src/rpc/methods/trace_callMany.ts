@@ -1,6 +1,6 @@
 // trace_callMany: runs calls one after another on a block's state, each seeing the previous
 // ones' changes, and returns one Parity result per call.
-import { needsOfParityTraceTypes, renderParityTraceResults } from '../../engine/render/parityTraceResults.js';
+import { RawJson } from '../rawJson.js';
 import type { traceSchema } from '../schema/trace.js';
 import { transactionRequestFromRpc } from './rpcRequest.js';
 import type { MethodHandler } from './methodTable.js';
@@ -9,10 +9,10 @@ import type { TraceMethodDeps } from './traceMethodDeps.js';
 export function trace_callMany({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_callMany']> {
   return async ([calls, blockId]) => {
     const block = await tracer.requireBlock(blockId);
-    const records = await tracer.recordCalls(
+    const results = await tracer.traceCalls(
       { block },
-      calls.map(([call, types]) => ({ call: transactionRequestFromRpc(call), needs: needsOfParityTraceTypes(types) })),
+      calls.map(([call, types]) => ({ call: transactionRequestFromRpc(call), render: { format: 'parityResults', types } })),
     );
-    return records.map((record, i) => renderParityTraceResults(record, calls[i]![1]));
+    return new RawJson(`[${results.map((r) => r.text).join(',')}]`);
   };
 }

@@ -2,6 +2,7 @@
 // addresses (both lists must match when both are given), then `after` entries skipped and at most
 // `count` returned. The range is capped so one request cannot replay the whole chain.
 import type { ParityTraceEntry } from '../../engine/render/parityTrace.js';
+import { rawJsonToValue } from '../rawJson.js';
 import { InvalidParamsError, LimitExceededError } from '../errors.js';
 import type { TraceFilterObject, traceSchema } from '../schema/trace.js';
 import type { BlockTag } from '../schema/primitives.js';
@@ -49,7 +50,7 @@ export function trace_filter({ tracer }: TraceMethodDeps): MethodHandler<(typeof
     for (let n = from; n <= to && out.length < count; n++) {
       const block = await tracer.chain.getBlockByNumber(n);
       if (!block || block.transactions.length === 0) continue;
-      for (const entry of await blockTraceEntries(tracer, block)) {
+      for (const entry of rawJsonToValue<ParityTraceEntry[]>(await blockTraceEntries(tracer, block))) {
         if (!matches(entry as Entry, filter)) continue;
         if (skipped < after) {
           skipped++;

@@ -1,7 +1,6 @@
 // trace_rawTransaction: runs a signed raw transaction on the latest state, as the next
 // transaction would run, without sending it, and returns the requested Parity trace types.
 import { createTxFromRLP } from '@ethereumjs/tx';
-import { needsOfParityTraceTypes, renderParityTraceResults } from '../../engine/render/parityTraceResults.js';
 import { InvalidParamsError } from '../errors.js';
 import type { traceSchema } from '../schema/trace.js';
 import type { MethodHandler } from './methodTable.js';
@@ -19,7 +18,6 @@ export function trace_rawTransaction({ tracer }: TraceMethodDeps): MethodHandler
     }
     if (!tx.isSigned()) throw new InvalidParamsError('trace_rawTransaction: invalid argument 0 (data): transaction is not signed');
     const block = await tracer.requireBlock(undefined);
-    const record = await tracer.recordRawTransaction(block, tx, needsOfParityTraceTypes(types));
-    return renderParityTraceResults(record, types);
+    return tracer.traceRawTransaction(block, tx, { format: 'parityResults', types });
   };
 }

@@ -1,0 +1,104 @@
+// A read-only ChainView over `<dataDir>/chain.sqlite` opened by another thread or process than the
+// chain's writer (trace workers). WAL lets it read beside the writer and see each committed block;
+// it never writes, keeps no head of its own (the canonical table is read each time), and emits no
+// head events: whoever hands it work passes the block hashes and state roots to use.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { createVM } from '@ethereumjs/vm';
+import { ServiceError } from '../../rpc/errors.js';
+import type { BlockId } from '../../rpc/schema/primitives.js';
+import { createStateManagerAt } from '../state/stateManagerAt.js';
+import { createTrieNodeStore } from '../state/trieNodeStore.js';
+import { createBlockStore } from './blockStore.js';
+import { createChainCommon } from './chainConfig.js';
+import { createReadCaches } from './readCaches.js';
+import { receiptRecordsToChainReceipts } from './receiptCodec.js';
+import type { ChainView } from './types.js';
+
+export interface ChainReaderOptions {
+  dataDir: string;
+  /** The chain's rules: must be those it was created with (the writer checks, the reader trusts). */
+  chainId: bigint;
+  hardfork: string;
+}
+
+export interface ChainReader extends ChainView {
+  close(): void;
+}
+
+/** Opens the chain in `options.dataDir` read-only; throws if it does not exist. */
+export function openChainReader(options: ChainReaderOptions): ChainReader {
+  const db = new Database(join(options.dataDir, 'chain.sqlite'), { readonly: true, fileMustExist: true });
+  const common = createChainCommon(options.chainId, options.hardfork);
+  const trieStore = createTrieNodeStore({ db });
+  const blocks = createBlockStore({ db, common });
+  const vmBlockchain: EVMMockBlockchainInterface = {
+    async getBlock(number: number) {
+      return { hash: () => blocks.canonicalHash(BigInt(number)) ?? new Uint8Array(32) };
+    },
+    async putBlock() {},
+    shallowCopy() {
+      return vmBlockchain;
+    },
+  };
+
+  const headNumber = (): bigint => blocks.highestCanonical();
+
+  function canonicalByHash(hash: Uint8Array) {
+    const block = blocks.getBlockByHash(hash);
+    const canonical = block && blocks.canonicalHash(block.header.number);
+    return canonical && equalsBytes(canonical, hash) ? block : undefined;
+  }
+
+  function byNumber(number: bigint) {
+    const hash = number >= 0n ? blocks.canonicalHash(number) : undefined;
+    return hash && blocks.getBlockByHash(hash);
+  }
+
+  async function openState(root: Uint8Array): Promise<MerkleStateManager> {
+    try {
+      return await createStateManagerAt({ store: trieStore, common, root, mode: 'overlay' });
+    } catch (error) {
+      throw new ServiceError(`unknown state root ${bytesToHex(root)}`, { cause: error });
+    }
+  }
+
+  const createVmOn = (stateManager: MerkleStateManager) => createVM({ common: common.copy(), stateManager, blockchain: vmBlockchain });
+  const reads = createReadCaches({ common, openState, createVmOn });
+
+  return {
+    chainId: options.chainId,
+    common,
+    headNumber,
+    getBlockByNumber: async (number) => byNumber(number),
+    getBlockByHash: async (hash) => canonicalByHash(hash),
+    async resolveBlock(id: BlockId) {
+      if (id.kind === 'number') return byNumber(id.number);
+      if (id.kind === 'hash') return canonicalByHash(Buffer.from(id.hash.slice(2), 'hex'));
+      return byNumber(id.tag === 'earliest' ? 0n : headNumber());
+    },
+    async getTransaction(hash) {
+      const location = blocks.getTxLocation(hash);
+      const block = location && blocks.getBlockByHash(location.blockHash);
+      const tx = block?.transactions[location!.index];
+      return block && tx ? { tx, block, index: location!.index } : undefined;
+    },
+    async getReceipts(blockHash) {
+      const block = canonicalByHash(blockHash);
+      const records = block && blocks.getReceiptRecords(blockHash);
+      return block && records ? receiptRecordsToChainReceipts(block, records, common) : [];
+    },
+    createVm: async ({ stateRoot }) => createVmOn(await openState(stateRoot)),
+    withVm: (root, fn) => reads.withReadVm(root, fn),
+    // Without the writer's working root, a block's own root; callers pass the working root explicitly.
+    stateRootAt: (block) => block.header.stateRoot,
+    onHead: () => () => undefined,
+    close() {
+      reads.clear();
+      db.close();
+    },
+  };
+}

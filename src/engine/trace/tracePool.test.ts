@@ -1,0 +1,66 @@
+// The trace pool's scheduling and failure handling, with a stand-in worker that hangs or dies on
+// purpose (testing/misbehavingWorker.ts): a stuck worker is terminated and replaced and its job
+// fails with the timeout error; a crash fails only the crashed job with an InternalError.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { InternalError } from '../../rpc/errors.js';
+import { ExecutionTimeoutError } from '../execute/executionGuard.js';
+import type { TraceJob } from './traceJob.js';
+import { type TracePool, createTracePool } from './tracePool.js';
+
+const WORKER = { dataDir: '/nonexistent', chainId: 1n, hardfork: 'prague', gasCap: 1n };
+const workerUrl = new URL('./testing/misbehavingWorker.ts', import.meta.url);
+const base = { blockHash: new Uint8Array(32), render: { format: 'parityTrace' } } as const;
+const answer = (timeoutMs = 100): TraceJob => ({ kind: 'calls', blockHash: base.blockHash, stateRoot: new Uint8Array(32), calls: [], timeoutMs });
+const hang = (timeoutMs: number): TraceJob => ({ ...base, kind: 'transaction', index: 0, context: { logIndexOffset: 0 }, timeoutMs });
+const crash = (): TraceJob => ({ ...base, kind: 'block', timeoutMs: 5000 });
+/** The error a run fails with (caught at once, so no rejection goes unhandled meanwhile). */
+const failure = (run: Promise<unknown>): Promise<unknown> => run.then(() => new Error('expected a failure'), (error: unknown) => error);
+
+describe('createTracePool', () => {
+  let pool: TracePool | undefined;
+  afterEach(async () => pool?.close());
+
+  it('default: jobs queue for the workers and each gets its answer', async () => {
+    pool = createTracePool({ size: 2, worker: WORKER, workerUrl });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const answers = await Promise.all([answer(1000), answer(1000), answer(1000), answer(1000)].map((job) => pool!.run(job)));
+    expect(new Set(answers.flat()).size).toBe(2);
+    expect(pool.stats()).toEqual({ workers: 2, starting: 0, busy: 0, queued: 0, replaced: 0 });
+  });
+
+  it('error: a worker stuck past the timeout is terminated and replaced; its job fails with the timeout error', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl, killGraceMs: 50 });
+    const [before] = await pool.run(answer());
+    const started = performance.now();
+    const stuck = failure(pool.run(hang(100)));
+    const queued = pool.run(answer());
+    const error = await stuck;
+    expect(error).toBeInstanceOf(ExecutionTimeoutError);
+    expect((error as Error).message).toBe('execution timeout: exceeded 100 ms');
+    expect(performance.now() - started).toBeLessThan(2000);
+    const [after] = await queued;
+    expect(after).not.toBe(before);
+    expect(pool.stats()).toMatchObject({ workers: 1, replaced: 1 });
+  });
+
+  it('error: a crash fails only the crashed job (InternalError) and the worker is replaced', async () => {
+    pool = createTracePool({ size: 2, worker: WORKER, workerUrl });
+    const slow = pool.run(answer(3000));
+    const error = await failure(pool.run(crash()));
+    expect(error).toBeInstanceOf(InternalError);
+    expect((error as InternalError).details).toBe('trace worker exited with code 3');
+    expect(await slow).toHaveLength(1);
+    expect(await pool.run(answer())).toHaveLength(1);
+    expect(pool.stats()).toMatchObject({ workers: 2, replaced: 1 });
+  });
+
+  it('error: a closed pool refuses jobs and fails those still waiting', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl });
+    const running = failure(pool.run(answer(1000)));
+    const waiting = failure(pool.run(answer(1000)));
+    await pool.close();
+    expect(await running).toBeInstanceOf(InternalError);
+    expect(await waiting).toBeInstanceOf(InternalError);
+    await expect(pool.run(answer())).rejects.toThrow('trace pool is closed');
+  });
+});

@@ -1,0 +1,75 @@
+// The messages between the trace pool and its workers, and how errors cross: as plain data that
+// the pool turns back into the same error classes, so a caller cannot tell where a trace ran.
+import {
+  InvalidParamsError,
+  LimitExceededError,
+  ResourceNotFoundError,
+  RpcError,
+  ServerError,
+  ServiceError,
+} from '../../rpc/errors.js';
+import { ExecutionTimeoutError } from '../execute/executionGuard.js';
+import type { TraceJob } from './traceJob.js';
+
+/** What a worker is started with. */
+export interface TraceWorkerData {
+  dataDir: string;
+  chainId: bigint;
+  hardfork: string;
+  gasCap: bigint;
+}
+
+export interface WorkerRequest {
+  id: number;
+  job: TraceJob;
+}
+
+/** An error as plain data. */
+export interface WireError {
+  name: string;
+  message: string;
+  shortMessage?: string;
+  details?: string;
+  code?: number;
+  data?: unknown;
+}
+
+export type WorkerReply = { ready: true } | { id: number; ok: true; texts: string[] } | { id: number; ok: false; error: WireError };
+
+/** `error` as structured-clonable data (no stack, no cause). */
+export function errorToWire(error: unknown): WireError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const wire: WireError = { name: error.name, message: error.message };
+  if (error instanceof ServiceError) {
+    wire.shortMessage = error.shortMessage;
+    wire.details = error.details;
+  }
+  if (error instanceof RpcError) {
+    wire.code = error.code;
+    wire.data = error.data;
+  }
+  return wire;
+}
+
+const RPC_CLASSES: Record<string, new (message: string, options: { details?: string; data?: unknown; code?: number }) => RpcError> = {
+  InvalidParamsError,
+  ResourceNotFoundError,
+  ServerError,
+  LimitExceededError,
+};
+
+/** The error a worker reported, as an instance of its class again (a generic RpcError keeps the code). */
+export function errorFromWire(wire: WireError): Error {
+  if (wire.name === 'ExecutionTimeoutError') {
+    const error = new ExecutionTimeoutError(0);
+    return Object.assign(error, { message: wire.message, details: wire.details });
+  }
+  const options = { details: wire.details, data: wire.data };
+  const Known = RPC_CLASSES[wire.name];
+  if (Known) return new Known(wire.shortMessage ?? wire.message, options);
+  if (wire.code !== undefined) return new RpcError(wire.shortMessage ?? wire.message, { ...options, code: wire.code });
+  if (wire.shortMessage !== undefined) return new ServiceError(wire.shortMessage, { details: wire.details });
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  return error;
+}
