@@ -6,7 +6,7 @@ import { bytesToHex, quantityToHex } from '../../rpc/hex.js';
 import type { ExecutionRecord, RecordedFrame } from '../record/types.js';
 import { gethErrorText, parityErrorText } from './errorText.js';
 import { flattenFrames } from './flattenFrames.js';
-import type { ParityTraceEntry } from './parityTrace.js';
+import { finishParityEntry, parityResultOf, type ParityTraceEntry } from './parityTrace.js';
 import type { Json, RenderContext } from './types.js';
 
 export interface FlatCallTracerConfig {
@@ -66,18 +66,7 @@ export function renderFlatCallTracer(record: ExecutionRecord, config: FlatCallTr
         : gethErrorText(frame.error);
     }
     if (frame.kind === 'SELFDESTRUCT') entry.result = null;
-    else if (!frame.error || frame.error.kind === 'revert') {
-      entry.result = isCreate(frame)
-        ? { address: frame.to ? bytesToHex(frame.to) : null, code: bytesToHex(frame.output), gasUsed: quantityToHex(gasUsed) }
-        : { gasUsed: quantityToHex(gasUsed), output: bytesToHex(frame.output) };
-    }
-    entry.subtraces = subtraces;
-    entry.traceAddress = traceAddress;
-    if (ctx.location) {
-      entry.transactionHash = ctx.location.transactionHash;
-      entry.transactionPosition = ctx.location.transactionPosition;
-    }
-    entry.type = frame.kind === 'SELFDESTRUCT' ? 'suicide' : isCreate(frame) ? 'create' : 'call';
-    return entry;
+    else if (!frame.error || frame.error.kind === 'revert') entry.result = parityResultOf(frame, gasUsed);
+    return finishParityEntry(entry, frame, { traceAddress, subtraces }, ctx);
   });
 }

@@ -63,7 +63,8 @@ function actionOf(frame: RecordedFrame, gas: bigint, style: ParityStyle): Json {
   };
 }
 
-function resultOf(frame: RecordedFrame, gasUsed: bigint): Json {
+/** The `result` of a succeeded (or, reth-style, reverted) call or create entry. */
+export function parityResultOf(frame: RecordedFrame, gasUsed: bigint): Json {
   if (isCreate(frame)) {
     return {
       address: frame.to ? bytesToHex(frame.to) : null,
@@ -90,15 +91,20 @@ export function renderParityTrace(record: ExecutionRecord, options: ParityTraceO
     if (errorText !== undefined) entry.error = errorText;
     const gasUsed = isRoot ? record.tx.executionGasUsed : frame.gasUsed;
     if (frame.kind === 'SELFDESTRUCT') entry.result = null;
-    else if (!frame.error) entry.result = resultOf(frame, gasUsed);
-    else if (style === 'reth') entry.result = frame.error.kind === 'revert' ? resultOf(frame, gasUsed) : null;
-    entry.subtraces = subtraces;
-    entry.traceAddress = traceAddress;
-    if (ctx.location) {
-      entry.transactionHash = ctx.location.transactionHash;
-      entry.transactionPosition = ctx.location.transactionPosition;
-    }
-    entry.type = frame.kind === 'SELFDESTRUCT' ? 'suicide' : isCreate(frame) ? 'create' : 'call';
-    return entry;
+    else if (!frame.error) entry.result = parityResultOf(frame, gasUsed);
+    else if (style === 'reth') entry.result = frame.error.kind === 'revert' ? parityResultOf(frame, gasUsed) : null;
+    return finishParityEntry(entry, frame, { traceAddress, subtraces }, ctx);
   });
+}
+
+/** Adds the tree position, the transaction locators and the entry type, last (the key order clients show). */
+export function finishParityEntry(entry: ParityTraceEntry, frame: RecordedFrame, position: { traceAddress: number[]; subtraces: number }, ctx: RenderContext): ParityTraceEntry {
+  entry.subtraces = position.subtraces;
+  entry.traceAddress = position.traceAddress;
+  if (ctx.location) {
+    entry.transactionHash = ctx.location.transactionHash;
+    entry.transactionPosition = ctx.location.transactionPosition;
+  }
+  entry.type = frame.kind === 'SELFDESTRUCT' ? 'suicide' : isCreate(frame) ? 'create' : 'call';
+  return entry;
 }
