@@ -1,7 +1,7 @@
 // The gateway: one node:http server with the JSON-RPC endpoint per network, `/healthz`, `/readyz`,
 // `/metrics`, the keys management API and any mounted routes. Owns request ids, CORS, access logs
 // and graceful shutdown; what a method does is left to the backends.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +25,8 @@ import { createTokenBucketLimiter } from './policy/tokenBucket.js';
 import { createNetworkRouter, type NetworkRouter } from './router/networkRouter.js';
 import { createRpcEndpoint } from './rpcEndpoint.js';
 import { createUsageRecorder } from './usage/usageRecorder.js';
+import { nodeExchange } from './rpcExchange.js';
+import { createFastFront, type FastExchange } from './fastPath/createFastFront.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -38,7 +40,8 @@ export interface Gateway {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-type RpcTarget = { network: NetworkRouter; apiKey: string | undefined } | { unknownNetwork: string };
+type NetworkTarget = { network: NetworkRouter; apiKey: string | undefined };
+type RpcTarget = NetworkTarget | { unknownNetwork: string };
 
 /**
  * `/v2/<key>` or `/<network>/v2/<key>`, with an optional trailing slash; anything else is not the
@@ -145,6 +148,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     return 'not_found';
   };
 
+  /** Bookkeeping every request ends with: in-flight count, HTTP metrics, access log. */
+  const finished = (started: number, requestId: string, httpMethod: string | undefined, url: string, route: string, status: number, methods: string) => {
+    inFlight--;
+    metrics.httpResponse(route, status);
+    if (accessLevel !== 'silent' && logger.isLevelEnabled(accessLevel)) {
+      const ms = Math.round((performance.now() - started) * 100) / 100;
+      logger[accessLevel]({ reqId: requestId, method: httpMethod, path: redactPath(url), status, ms, rpc: methods || undefined }, 'request');
+    }
+  };
+
+  const rpcHeaders = (requestId: string, origin: string | undefined) => ['X-Request-Id', requestId, ...cors.headersFor(origin)];
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const incomingId = req.headers['x-request-id'];
@@ -164,8 +179,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
       const target = matchRpcPath(path, networks, defaultNetwork);
       if (target && 'network' in target) {
-        const headers = ['X-Request-Id', requestId, ...cors.headersFor(req.headers.origin)];
-        methods = (await rpc(req, res, { requestId, network: target.network, apiKey: target.apiKey, headers })).methods;
+        const request = { requestId, network: target.network, apiKey: target.apiKey, headers: rpcHeaders(requestId, req.headers.origin) };
+        methods = (await rpc(nodeExchange(req, res), request)).methods;
       } else if (target) {
         const message = `Unknown network ${target.unknownNetwork.slice(0, 64)}; served: ${[...networks.keys()].join(', ')}`;
         sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message } }, { 'X-Request-Id': requestId });
@@ -175,27 +190,65 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', id: null, error: new InternalError(requestId).toJSON() }, { 'X-Request-Id': requestId });
       else res.destroy();
     } finally {
-      inFlight--;
-      const status = res.headersSent ? res.statusCode : 0;
-      metrics.httpResponse(route, status);
-      if (accessLevel !== 'silent' && logger.isLevelEnabled(accessLevel)) {
-        const ms = Math.round((performance.now() - started) * 100) / 100;
-        logger[accessLevel]({ reqId: requestId, method: req.method, path: redactPath(url), status, ms, rpc: methods || undefined }, 'request');
-      }
+      finished(started, requestId, req.method, url, route, res.headersSent ? res.statusCode : 0, methods);
       if (closing) server.closeIdleConnections();
     }
   };
 
+  /** The JSON-RPC endpoint for requests the fast path parsed (see fastPath/createFastFront.ts). */
+  const handleFast = async (ex: FastExchange<NetworkTarget>) => {
+    const started = performance.now();
+    const incomingId = ex.head.requestId;
+    const requestId = incomingId !== undefined && REQUEST_ID.test(incomingId) ? incomingId : nextRequestId();
+    inFlight++;
+    let methods = '';
+    try {
+      const request = { requestId, network: ex.route.network, apiKey: ex.route.apiKey, headers: rpcHeaders(requestId, ex.origin) };
+      methods = (await rpc(ex, request)).methods;
+    } catch (error) {
+      logger.error({ reqId: requestId, path: redactPath(ex.head.target), err: error }, 'unhandled error while serving a request');
+      const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: new InternalError(requestId).toJSON() });
+      if (!ex.settled) ex.respond(500, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), 'X-Request-Id', requestId], body);
+      else ex.destroy();
+    } finally {
+      finished(started, requestId, 'POST', ex.head.target, 'rpc', ex.status, methods);
+    }
+  };
+
+  const checkIntervalMs = Math.max(100, Math.min(1000, limits.headersTimeoutMs / 2, limits.requestTimeoutMs / 2));
   const server = createServer({
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
     requestTimeout: limits.requestTimeoutMs,
     // Node checks header/request deadlines on this interval; the default (30 s) is too coarse.
-    connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 2, limits.requestTimeoutMs / 2)),
+    connectionsCheckingInterval: checkIntervalMs,
   });
-  if (limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
   server.on('request', (req, res) => void handle(req, res));
   server.on('clientError', handleClientError);
+  const front =
+    options.fastPath === false
+      ? undefined
+      : createFastFront<NetworkTarget>({
+          httpServer: server,
+          route(path) {
+            const target = matchRpcPath(path, networks, defaultNetwork);
+            return target && 'network' in target ? target : undefined;
+          },
+          handle: handleFast,
+          maxBodyBytes: limits.maxBodyBytes,
+          maxHeadBytes: maxHeaderSize,
+          headersTimeoutMs: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+          requestTimeoutMs: limits.requestTimeoutMs,
+          keepAliveTimeoutMs: limits.keepAliveTimeoutMs,
+          checkIntervalMs,
+          maxConnections: limits.maxConnections,
+        });
+  // The socket that accepts connections: the fast path's, which hands node:http what it does not serve.
+  const listener = front?.server ?? server;
+  // node:http tracks connections (header and request deadlines, closeIdleConnections) from its
+  // 'listening' event on; it never listens itself behind the fast path, so it is told here.
+  if (front) server.emit('listening');
+  if (!front && limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
 
   let closed: Promise<void> | undefined;
   return {
@@ -204,10 +257,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     keyCache,
     listen(host = '127.0.0.1', port = 0) {
       return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address() as AddressInfo;
+        listener.once('error', reject);
+        listener.listen(port, host, () => {
+          listener.off('error', reject);
+          const address = listener.address() as AddressInfo;
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolve({ host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` });
         });
@@ -217,13 +270,23 @@ export function createGateway(options: GatewayOptions): Gateway {
       closed ??= (async () => {
         closing = true;
         await new Promise<void>((resolve) => {
-          const force = setTimeout(() => server.closeAllConnections(), limits.drainTimeoutMs);
-          server.close(() => {
+          const force = setTimeout(() => {
+            front?.destroyAll();
+            server.closeAllConnections();
+          }, limits.drainTimeoutMs);
+          // Resolves once every accepted connection (handed to node:http or not) has closed.
+          listener.close(() => {
             clearTimeout(force);
             resolve();
           });
+          front?.closeIdle();
+          // Behind the fast path this only stops node:http's deadline checks (it never listened).
+          if (front) server.close(() => undefined);
           server.closeIdleConnections();
-          if (!server.listening && inFlight === 0) server.closeAllConnections();
+          if (!listener.listening && inFlight === 0) {
+            front?.destroyAll();
+            server.closeAllConnections();
+          }
         });
         await usage.close();
       })();

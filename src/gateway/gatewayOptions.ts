@@ -67,6 +67,11 @@ export interface GatewayOptions {
   metricsRequireToken?: boolean;
   /** Log level of the one-line access log per request (`silent` for none). Default `debug`. */
   accessLogLevel?: 'trace' | 'debug' | 'info' | 'silent';
+  /**
+   * Serve plain keep-alive JSON-RPC requests on the fast path (fastPath/createFastFront.ts) rather
+   * than through node:http's request objects. Default true; false for node:http alone.
+   */
+  fastPath?: boolean;
   /** More `/readyz` checks besides the store and the networks. */
   readinessChecks?: ReadinessCheck[];
 }

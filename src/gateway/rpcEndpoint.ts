@@ -1,14 +1,12 @@
 // The JSON-RPC endpoint `POST [/<network>]/v2/<API_KEY>`: key → body → decode → admission (method,
 // tier, cost) → compute-unit quota → backends → encoded answer. Every failure becomes a JSON-RPC
 // error body with the HTTP status of the error table (README); nothing thrown escapes.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ApiKeyRecord } from '../store/types.js';
 import { InternalError, InvalidRequestError, PayloadTooLargeError, RateLimitedError, RpcError, toRpcError } from '../rpc/errors.js';
 import type { RpcContext } from '../rpc/methods/methodTable.js';
 import { BodyTooLargeError } from '../http/readBody.js';
-import { readRequestBody } from './framing/readRequestBody.js';
 import { decodeBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
 import { encodeBatch, encodeError, encodeResult } from './framing/encodeResponse.js';
 import { admit, type AdmissionDeps, type AdmittedItem } from './middleware/admission.js';
@@ -19,6 +17,7 @@ import type { RateDecision, RateLimiter } from './policy/tokenBucket.js';
 import type { HeaderList } from './cors.js';
 import type { UsageRecorder } from './usage/usageRecorder.js';
 import type { GatewayMetrics } from './ops/gatewayMetrics.js';
+import type { RpcExchange } from './rpcExchange.js';
 
 export interface RpcEndpointDeps extends AdmissionDeps {
   keyCache: KeyCache;
@@ -62,14 +61,12 @@ class CallContext implements RpcContext {
   #controller: AbortController | undefined;
   constructor(
     readonly requestId: string,
-    private readonly res: ServerResponse,
+    private readonly ex: RpcExchange,
   ) {}
   get signal(): AbortSignal {
     if (!this.#controller) {
       const controller = (this.#controller = new AbortController());
-      const res = this.res;
-      if (res.destroyed && !res.writableFinished) controller.abort();
-      else res.once('close', () => !res.writableFinished && controller.abort());
+      this.ex.onAbort(() => controller.abort());
     }
     return this.#controller.signal;
   }
@@ -79,16 +76,15 @@ const CLOSE: HeaderList = ['Connection', 'close'];
 const ALLOW_POST: HeaderList = ['Allow', 'POST, OPTIONS'];
 
 export function createRpcEndpoint(deps: RpcEndpointDeps) {
-  const send = (res: ServerResponse, request: RpcRequest, status: number, body: string, extra?: HeaderList) => {
-    if (res.headersSent || res.destroyed) return;
+  const send = (ex: RpcExchange, request: RpcRequest, status: number, body: string, extra?: HeaderList) => {
+    if (ex.settled) return;
     const headers = ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...request.headers];
     if (extra) headers.push(...extra);
-    res.writeHead(status, headers);
-    res.end(body);
+    ex.respond(status, headers, body);
   };
 
-  const fail = (res: ServerResponse, request: RpcRequest, error: RpcError, id: JsonRpcId = null, extra?: HeaderList): number => {
-    send(res, request, error.httpStatus, encodeError(id, error), extra);
+  const fail = (ex: RpcExchange, request: RpcRequest, error: RpcError, id: JsonRpcId = null, extra?: HeaderList): number => {
+    send(ex, request, error.httpStatus, encodeError(id, error), extra);
     return error.httpStatus;
   };
 
@@ -119,22 +115,22 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
   };
 
   /** Reads and decodes the body; answers and returns a status when that fails. */
-  const readRequest = async (req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<DecodedBody | number> => {
+  const readRequest = async (ex: RpcExchange, request: RpcRequest): Promise<DecodedBody | number> => {
     let body: Buffer;
     try {
-      body = await readRequestBody(req, deps.maxBodyBytes);
+      body = await ex.body(deps.maxBodyBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
-        return fail(res, request, new PayloadTooLargeError(`Request body exceeds the limit of ${deps.maxBodyBytes} bytes`), null, CLOSE);
+        return fail(ex, request, new PayloadTooLargeError(`Request body exceeds the limit of ${deps.maxBodyBytes} bytes`), null, CLOSE);
       }
       // The client went away, or the server's request timeout answered 408 already.
-      res.destroy();
+      ex.destroy();
       return 499;
     }
     try {
       return decodeBody(body, { maxBatchSize: deps.maxBatchSize });
     } catch (error) {
-      return fail(res, request, toRpcError(error, request.requestId));
+      return fail(ex, request, toRpcError(error, request.requestId));
     }
   };
 
@@ -166,86 +162,85 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     return decision instanceof Promise ? decision.then(decide) : decide(decision);
   };
 
-  const noContent = (res: ServerResponse, request: RpcRequest): number => {
-    res.writeHead(204, [...request.headers]);
-    res.end();
+  const noContent = (ex: RpcExchange, request: RpcRequest): number => {
+    ex.respond(204, request.headers, '');
     return 204;
   };
 
   /** Admits, charges, runs and answers one (non-batch) call; returns the HTTP status. */
-  const answerSingle = async (res: ServerResponse, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem, outcome: RpcOutcome): Promise<number> => {
+  const answerSingle = async (ex: RpcExchange, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem, outcome: RpcOutcome): Promise<number> => {
     const item = admit(decoded, key, request.network, deps);
     outcome.methods = item.kind === 'run' ? item.call.method : item.metricMethod;
     // A single call refused for its tier is a 403 like the other key problems.
     if (item.kind === 'error' && item.error.httpStatus !== 200) {
       deps.metrics.rpcCall(request.network.name, item.metricMethod, item.error.code, 0);
-      return fail(res, request, item.error, item.id);
+      return fail(ex, request, item.error, item.id);
     }
     const quota = enforceQuota(key, [item]);
     const limited = quota instanceof Promise ? await quota : quota;
-    if (limited) return fail(res, request, limited, item.kind === 'run' ? item.call.id : item.id, ['Retry-After', String(limited.retryAfterSec)]);
-    const answer = answerItem(item, request, new CallContext(request.requestId, res));
+    if (limited) return fail(ex, request, limited, item.kind === 'run' ? item.call.id : item.id, ['Retry-After', String(limited.retryAfterSec)]);
+    const answer = answerItem(item, request, new CallContext(request.requestId, ex));
     const text = answer instanceof Promise ? await answer : answer;
-    if (text === undefined) return noContent(res, request);
-    send(res, request, 200, text);
+    if (text === undefined) return noContent(ex, request);
+    send(ex, request, 200, text);
     return 200;
   };
 
   /** Admits and charges a batch as a whole, runs its calls concurrently, answers in order. */
-  const answerBatch = async (res: ServerResponse, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem[], outcome: RpcOutcome): Promise<number> => {
+  const answerBatch = async (ex: RpcExchange, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem[], outcome: RpcOutcome): Promise<number> => {
     const items = decoded.map((item) => admit(item, key, request.network, deps));
     outcome.methods = `batch(${items.length})`;
     const limited = await enforceQuota(key, items);
-    if (limited) return fail(res, request, limited, null, ['Retry-After', String(limited.retryAfterSec)]);
-    const ctx = new CallContext(request.requestId, res);
+    if (limited) return fail(ex, request, limited, null, ['Retry-After', String(limited.retryAfterSec)]);
+    const ctx = new CallContext(request.requestId, ex);
     const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx)));
     const answered = parts.filter((p): p is string => p !== undefined);
-    if (answered.length === 0) return noContent(res, request);
-    send(res, request, 200, encodeBatch(answered));
+    if (answered.length === 0) return noContent(ex, request);
+    send(ex, request, 200, encodeBatch(answered));
     return 200;
   };
 
-  const keyLookupFailed = (res: ServerResponse, request: RpcRequest, error: unknown): number => {
-    if (error instanceof RpcError) return fail(res, request, error, null, CLOSE);
+  const keyLookupFailed = (ex: RpcExchange, request: RpcRequest, error: unknown): number => {
+    if (error instanceof RpcError) return fail(ex, request, error, null, CLOSE);
     deps.logger.error({ reqId: request.requestId, err: error }, 'API key lookup failed');
-    return fail(res, request, new InternalError(request.requestId, { cause: error }));
+    return fail(ex, request, new InternalError(request.requestId, { cause: error }));
   };
 
   /**
    * Checks HTTP method, content type and key; answers and returns a status, or returns the key.
    * Synchronous when the key is cached (the common case).
    */
-  const admitRequest = (req: IncomingMessage, res: ServerResponse, request: RpcRequest): ApiKeyRecord | number | Promise<ApiKeyRecord | number> => {
-    if (req.method !== 'POST') {
-      const error = new InvalidRequestError(`HTTP method ${req.method ?? ''} is not allowed: send JSON-RPC requests with POST`, { httpStatus: 405 });
-      return fail(res, request, error, null, ALLOW_POST);
+  const admitRequest = (ex: RpcExchange, request: RpcRequest): ApiKeyRecord | number | Promise<ApiKeyRecord | number> => {
+    if (ex.httpMethod !== 'POST') {
+      const error = new InvalidRequestError(`HTTP method ${ex.httpMethod} is not allowed: send JSON-RPC requests with POST`, { httpStatus: 405 });
+      return fail(ex, request, error, null, ALLOW_POST);
     }
-    const contentType = req.headers['content-type'];
+    const contentType = ex.contentType;
     if (contentType !== undefined && !isJsonContentType(contentType)) {
       const error = new InvalidRequestError(`Unsupported Content-Type ${contentType.slice(0, 100)}: use application/json`, { httpStatus: 415 });
-      return fail(res, request, error, null, CLOSE);
+      return fail(ex, request, error, null, CLOSE);
     }
     try {
-      const found = authenticate(deps.keyCache, request.apiKey, req.headers.origin);
-      return found instanceof Promise ? found.catch((error: unknown) => keyLookupFailed(res, request, error)) : found;
+      const found = authenticate(deps.keyCache, request.apiKey, ex.origin);
+      return found instanceof Promise ? found.catch((error: unknown) => keyLookupFailed(ex, request, error)) : found;
     } catch (error) {
-      return keyLookupFailed(res, request, error);
+      return keyLookupFailed(ex, request, error);
     }
   };
 
   /** Handles one HTTP request to the endpoint; resolves once the answer is written. */
-  return async function handleRpc(req: IncomingMessage, res: ServerResponse, request: RpcRequest): Promise<RpcOutcome> {
+  return async function handleRpc(ex: RpcExchange, request: RpcRequest): Promise<RpcOutcome> {
     const outcome: RpcOutcome = { status: 0, methods: '' };
-    const admitted = admitRequest(req, res, request);
+    const admitted = admitRequest(ex, request);
     const key = admitted instanceof Promise ? await admitted : admitted;
     if (typeof key === 'number') {
       outcome.status = key;
       return outcome;
     }
-    const decoded = await readRequest(req, res, request);
+    const decoded = await readRequest(ex, request);
     if (typeof decoded === 'number') outcome.status = decoded;
-    else if (decoded.batch) outcome.status = await answerBatch(res, request, key, decoded.items, outcome);
-    else outcome.status = await answerSingle(res, request, key, decoded.item, outcome);
+    else if (decoded.batch) outcome.status = await answerBatch(ex, request, key, decoded.items, outcome);
+    else outcome.status = await answerSingle(ex, request, key, decoded.item, outcome);
     return outcome;
   };
 }
