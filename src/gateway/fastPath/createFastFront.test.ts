@@ -125,6 +125,33 @@ describe('fast path', () => {
     c.destroy();
   });
 
+  it('behavior: pipelined requests cut into arbitrary chunks get every answer, in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof({ arbitrary: fc.constant('rpc' as const), weight: 4 }, fc.constant('health' as const)), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        async (kinds, cuts) => {
+          const stream = Buffer.from(kinds.map((k, i) => (k === 'rpc' ? rpcRequest(t.keys.enterprise, rpcBody('eth_chainId', [], i)) : get('/healthz'))).join(''));
+          const points = [...new Set(cuts.map((c) => c % stream.length))].sort((a, b) => a - b);
+          const c = new RawClient(t.port);
+          await c.ready;
+          let from = 0;
+          for (const p of [...points, stream.length]) {
+            if (p > from) c.write(stream.subarray(from, p));
+            from = p;
+            await new Promise((r) => setImmediate(r));
+          }
+          for (const [i, k] of kinds.entries()) {
+            const body = JSON.parse((await c.response())!.body) as Record<string, unknown>;
+            expect(body).toEqual(k === 'rpc' ? { jsonrpc: '2.0', id: i, result: '0x7a69' } : { status: 'ok' });
+          }
+          c.destroy();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 30_000);
+
   it('behavior: a body that arrives byte by byte is answered once complete', async () => {
     const c = new RawClient(t.port);
     await c.ready;
