@@ -71,6 +71,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       coinbase: config.coinbase,
       blockTimeSec: config.blockTime,
       gasCap: BigInt(config.gasCap),
+      minedRecordBytes: config.minedTraceMemoryMb * 1024 * 1024,
       logger: logger.child({ part: 'chain' }),
     });
     cleanups.push(() => chain.close());
@@ -79,7 +80,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // Traces run in worker threads (below the core count) so they never hold the HTTP loop.
     const traceWorkers = config.traceWorkers ?? Math.max(1, availableParallelism() - 1);
     const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap) };
-    const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
+    const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
     if (pool) cleanups.push(() => pool.close());
     const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob: pool && ((job) => pool.run(job)) });
     cleanups.push(async () => tracer.close());

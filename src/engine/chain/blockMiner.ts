@@ -1,13 +1,18 @@
 // Builds the next block on the chain core's working state from a list of signed transactions,
 // using ethereumjs' BlockBuilder on a long-lived "miner" VM whose trie writes are buffered until
-// the core commits the block. Header rules follow anvil (see nextBaseFee).
-import { type Block } from '@ethereumjs/block';
+// the core commits the block. Header rules follow anvil (see nextBaseFee). With a record store, each
+// included transaction runs with the recorder (frames and logs) and the block's records are staged
+// there until the core commits the block.
+import { type Block, createBlock } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import { bigIntToBytes, bigIntToUnpaddedBytes, concatBytes, equalsBytes, generateAddress, hexToBytes } from '@ethereumjs/util';
 import { type RunTxResult, type VM, buildBlock } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { attachRecorder } from '../record/createRecorder.js';
+import type { ExecutionRecord } from '../record/types.js';
 import type { ChainCore } from './chainCore.js';
+import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 
 /** A transaction the builder refused, with the reason. */
@@ -22,6 +27,8 @@ export interface BuiltBlock {
   block: Block;
   receipts: ReceiptRecord[];
   results: RunTxResult[];
+  /** Execution record of each included transaction, when the miner records (else undefined). */
+  records: ExecutionRecord[] | undefined;
   skipped: SkippedTransaction[];
 }
 
@@ -53,8 +60,14 @@ export interface BlockMiner {
   reset(): Promise<void>;
 }
 
+export interface BlockMinerOptions {
+  /** Where built blocks' records are staged; without it nothing is recorded. */
+  records?: MinedRecordStore;
+}
+
 /** Creates the miner over the core's persistent state. */
-export async function createBlockMiner(core: ChainCore): Promise<BlockMiner> {
+export async function createBlockMiner(core: ChainCore, options: BlockMinerOptions = {}): Promise<BlockMiner> {
+  const store = options.records;
   let vm: VM = await core.createVmOn(await core.openState(core.workingRoot(), 'persistent'));
   const coinbase = hexToBytes(core.config.coinbase as `0x${string}`);
 
@@ -69,31 +82,43 @@ export async function createBlockMiner(core: ChainCore): Promise<BlockMiner> {
       const parent = core.head();
       const baseFee = nextBaseFee(parent, core.config.baseFeeWei);
       const number = parent.header.number + 1n;
+      const headerData = {
+        number,
+        coinbase,
+        gasLimit: core.config.gasLimit,
+        timestamp: timestampSec,
+        baseFeePerGas: baseFee,
+        // Deterministic PREVRANDAO so a replay of the block sees the same value.
+        mixHash: keccak_256(concatBytes(parent.hash(), bigIntToBytes(number))),
+        parentBeaconBlockRoot: core.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+      };
       const builder = await buildBlock(vm, {
         parentBlock: parent,
-        headerData: {
-          number,
-          coinbase,
-          gasLimit: core.config.gasLimit,
-          timestamp: timestampSec,
-          baseFeePerGas: baseFee,
-          // Deterministic PREVRANDAO so a replay of the block sees the same value.
-          mixHash: keccak_256(concatBytes(parent.hash(), bigIntToBytes(number))),
-          parentBeaconBlockRoot: core.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
-        },
+        headerData,
         withdrawals: core.common.isActivatedEIP(4895) ? [] : undefined,
         blockOpts: { putBlockIntoBlockchain: false },
       });
+      // The recorder reads the block's base fee (gas price) and coinbase: the header being built.
+      const recordingBlock = store && createBlock({ header: { ...headerData, parentHash: parent.hash() } }, { common: vm.common });
       const results: RunTxResult[] = [];
       const included: TypedTransaction[] = [];
+      const records: ExecutionRecord[] = [];
       const skipped: SkippedTransaction[] = [];
       for (const tx of transactions) {
+        const recorder = recordingBlock && attachRecorder(vm, MINED_RECORD_NEEDS);
+        let result: RunTxResult;
         try {
-          results.push(await builder.addTransaction(tx));
-          included.push(tx);
+          await recorder?.start(tx, recordingBlock!);
+          result = await builder.addTransaction(tx);
         } catch (error) {
           skipped.push({ tx, error: error instanceof Error ? error : new Error(String(error)), retryLater: isBlockGasError(error) });
+          continue;
+        } finally {
+          recorder?.detach();
         }
+        results.push(result);
+        included.push(tx);
+        if (recorder) records.push(await recorder.finish(result));
       }
       const { block } = await builder.build();
       const receipts = builder.transactionReceipts.map((receipt, i): ReceiptRecord => {
@@ -110,9 +135,11 @@ export async function createBlockMiner(core: ChainCore): Promise<BlockMiner> {
           logs: receipt.logs.map(([address, topics, data]) => ({ address, topics, data })),
         };
       });
-      return { block, receipts, results, skipped };
+      store?.stage(block, records);
+      return { block, receipts, results, records: store && records, skipped };
     },
     async reset() {
+      store?.discardStaged();
       core.discardPending();
       vm = await core.createVmOn(await core.openState(core.workingRoot(), 'persistent'));
     },

@@ -45,6 +45,11 @@ export interface DevChainOptions {
   gasCap?: bigint;
   /** Largest block range eth_getLogs accepts; default 10,000. */
   maxLogBlockRange?: number;
+  /**
+   * Memory budget (estimated bytes) for the execution records the miner keeps of mined
+   * transactions, so their first trace renders instead of replaying; 0 records nothing. Default 64 MiB.
+   */
+  minedRecordBytes?: number;
   /** Current time in milliseconds; default `Date.now`. */
   clock?: () => number;
   timers?: ChainTimers;
@@ -65,12 +70,14 @@ export interface DevChainConfig {
   blockTimeSec: number;
   gasCap: bigint;
   maxLogBlockRange: number;
+  minedRecordBytes: number;
   clock: () => number;
   timers: ChainTimers;
   logger: ChainLogger | undefined;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
+const DEFAULT_MINED_RECORD_BYTES = 64 * 1024 * 1024;
 const ETHER = 10n ** 18n;
 
 /** Fills defaults and checks values; throws ServiceError on a bad option. */
@@ -89,6 +96,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
   }
   const blockTimeSec = options.blockTimeSec ?? 0;
   if (!(blockTimeSec >= 0)) throw new ServiceError(`invalid block time ${blockTimeSec}`);
+  if (!((options.minedRecordBytes ?? 0) >= 0)) throw new ServiceError(`invalid mined record memory ${options.minedRecordBytes}`);
   return {
     dataDir: options.dataDir,
     chainId,
@@ -102,6 +110,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
     blockTimeSec,
     gasCap: options.gasCap ?? 50_000_000n,
     maxLogBlockRange: options.maxLogBlockRange ?? 10_000,
+    minedRecordBytes: options.minedRecordBytes ?? DEFAULT_MINED_RECORD_BYTES,
     clock: options.clock ?? Date.now,
     timers: options.timers ?? {
       setInterval: (fn, ms) => setInterval(fn, ms),

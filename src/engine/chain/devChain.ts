@@ -14,6 +14,7 @@ import { type DevChainConfig, type DevChainOptions, resolveChainConfig } from '.
 import { type ChainCore, openChainCore } from './chainCore.js';
 import type { DevAccount } from './devAccounts.js';
 import { type DevControls, createDevControls } from './devControls.js';
+import { type MinedRecordStore, createMinedRecordStore } from './minedRecordStore.js';
 import { type FeeHistory, computeFeeHistory } from './feeHistory.js';
 import { estimateGas } from './gasEstimation.js';
 import { type LogEntry, type LogFilter, blockLogEntries, queryLogs } from './logQuery.js';
@@ -29,6 +30,8 @@ export const DEFAULT_PRIORITY_FEE_WEI = 1_000_000_000n;
 export interface DevChain extends ChainView, DevControls {
   readonly config: DevChainConfig;
   readonly accounts: readonly DevAccount[];
+  /** Records of mined transactions kept for tracing (undefined when `minedRecordBytes` is 0). */
+  readonly minedRecords: Pick<MinedRecordStore, 'get' | 'stats'> | undefined;
   /**
    * Read-only state at `block` (the working state for the head). The manager is shared with other
    * readers of the same root (its caches stay warm): never write to it.
@@ -83,7 +86,11 @@ function createLock(): <T>(fn: () => Promise<T>) => Promise<T> {
 
 async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   const { config } = core;
-  const miner: BlockMiner = await createBlockMiner(core);
+  // Records enter the store when their block becomes the head (core.commitBlock emits it) and
+  // leave it when the block is rewound away.
+  const records = config.minedRecordBytes > 0 ? createMinedRecordStore({ maxBytes: config.minedRecordBytes }) : undefined;
+  if (records) core.onHead((event) => records.onHead(event));
+  const miner: BlockMiner = await createBlockMiner(core, { records });
   const pool: TxPool = createTxPool();
   const locked = createLock();
   const automine = config.blockTimeSec === 0;
@@ -150,6 +157,8 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     withVm: (root, fn) => core.withReadVm(root, fn),
     stateRootAt: (block) => core.stateRootAt(block),
     onHead: (l) => core.onHead(l),
+    minedRecords: records,
+    minedRecord: records && ((hash) => records.get(hash)),
     stateAt: (block) => core.readState(core.stateRootAt(block)),
     pendingNonce,
     pendingTransaction: (hash) => pool.get(hash)?.tx,

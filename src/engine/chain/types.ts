@@ -5,6 +5,7 @@ import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { VM } from '@ethereumjs/vm';
 import type { BlockId } from '../../rpc/schema/primitives.js';
+import type { ExecutionRecord } from '../record/types.js';
 
 /** A log as stored with its receipt. `logIndex` is the position in the block (not in the tx). */
 export interface ChainLog {
@@ -104,4 +105,10 @@ export interface ChainView {
   stateRootAt(block: Block): Uint8Array;
   /** Subscribes to head changes; returns the unsubscribe function. */
   onHead(listener: (event: HeadEvent) => void): () => void;
+  /**
+   * The execution record the miner kept of mined transaction `txHash` (frames and logs only: no
+   * state, no steps) with the hash of the block it was recorded in; undefined when none is kept
+   * (disabled, evicted, or a chain that does not mine, such as a trace worker's reader).
+   */
+  minedRecord?(txHash: Uint8Array): { blockHash: Uint8Array; record: ExecutionRecord } | undefined;
 }

@@ -1,9 +1,11 @@
 // The tracing facade over a ChainView: finds what is to be traced (a mined transaction, a block,
-// calls on some block's state), runs it once with the recorder the requested renderers need,
-// and keeps rendered results of mined transactions in a bounded cache that a reorg empties.
-// Output formats stay with the renderers; RPC handlers pick them.
+// calls on some block's state), runs it once with the recorder the requested renderers need (or
+// takes the record the miner kept when it covers those needs), and keeps rendered results of mined
+// transactions in a bounded cache that a reorg empties. Output formats stay with the renderers;
+// RPC handlers pick them.
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
+import { equalsBytes } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { InvalidParamsError, ResourceNotFoundError } from '../../rpc/errors.js';
 import { bytesToHex, quantityToHex, type Hex } from '../../rpc/hex.js';
@@ -21,7 +23,7 @@ import type { RenderContext } from '../render/types.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import { createRenderedTraceCache, type RenderedTraceCache } from './renderedTraceCache.js';
 import { runTraceJob, type TraceJob } from './traceJob.js';
-import type { TraceRender } from './traceRender.js';
+import { needsOfRender, renderBlockTraces, renderRecord, type TraceRender } from './traceRender.js';
 
 export interface TracerOptions {
   chain: ChainView;
@@ -39,6 +41,12 @@ export interface TracerOptions {
    * run on this thread with this tracer's `record*` methods.
    */
   runJob?: (job: TraceJob) => Promise<string[]>;
+  /**
+   * Use the records the chain kept of mined transactions (`ChainView.minedRecord`) when they cover
+   * what a request needs: such traces render on this thread without a replay. Default true; false
+   * always replays.
+   */
+  useMinedRecords?: boolean;
 }
 
 /** A mined transaction with where it sits. */
@@ -75,17 +83,17 @@ export interface Tracer {
   requireBlock(id: BlockId | undefined): Promise<Block>;
   /** A mined transaction by hash, or ResourceNotFoundError. */
   requireTransaction(hash: Hex): Promise<MinedTransaction>;
-  /** Replays the transaction's block up to it and records it. */
+  /** The miner's record of the transaction (when kept and enough for `needs`), else a replay of its block up to it. */
   recordTransaction(mined: MinedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
-  /** Replays a block and records every transaction. */
+  /** Every transaction's record: the miner's when it kept all of them and they cover `needs`, else a replay. */
   recordBlock(block: Block, needs: RecordNeeds, timeoutMs?: number): Promise<BlockTrace[]>;
   /** Runs calls one after another on the same state (trace_callMany chains them). */
   recordCalls(target: CallTarget, calls: { call: CallRequest; needs: RecordNeeds }[], timeoutMs?: number): Promise<ExecutionRecord[]>;
   /** Runs a signed transaction on a block's state, as it would run next (trace_rawTransaction). */
   recordRawTransaction(target: Pick<CallTarget, 'block' | 'stateRoot'>, tx: TypedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
-  /** Records and renders a mined transaction (on a worker when `runJob` is set). */
+  /** Renders a mined transaction from the miner's record, or records and renders it (on a worker when `runJob` is set). */
   traceTransaction(mined: MinedTransaction, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
-  /** Records and renders every transaction of a block (see renderBlockTraces for the shapes). */
+  /** Renders every transaction of a block from the miner's records, or records and renders them (see renderBlockTraces for the shapes). */
   traceBlock(block: Block, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
   /** Records and renders calls run one after another on the target's state; one result per call. */
   traceCalls(target: CallTarget, calls: { call: CallRequest; render: TraceRender }[], timeoutMs?: number): Promise<RawJson[]>;
@@ -114,6 +122,11 @@ async function logOffsets(chain: ChainView, block: Block): Promise<number[]> {
   return offsets;
 }
 
+/** A record made without state and steps serves every request that needs neither. */
+function coveredByMinedRecord(needs: RecordNeeds): boolean {
+  return !needs.state && needs.steps === undefined;
+}
+
 function contextFor(block: Block, tx: TypedTransaction, index: number, logIndexOffset: number): RenderContext {
   return {
     logIndexOffset,
@@ -136,6 +149,7 @@ export function createTracer(options: TracerOptions): Tracer {
   const stateRootAt = options.stateRootAt ?? (async (block: Block) => chain.stateRootAt(block));
   const inflight = new Map<string, Promise<unknown>>();
   const callBlocks = createCallBlockCache();
+  const minedRecord = options.useMinedRecords === false ? undefined : chain.minedRecord?.bind(chain);
   // Bumped when blocks leave the chain: a computation that began before must not fill the cache
   // (it may describe a transaction that is gone, or that lands in another block later).
   let generation = 0;
@@ -208,6 +222,25 @@ export function createTracer(options: TracerOptions): Tracer {
     return vm;
   }
 
+  /** The miner's record of `tx` in `block`, if kept, recorded in this very block and enough for `needs`. */
+  function minedRecordOf(block: Block, tx: TypedTransaction, needs: RecordNeeds): ExecutionRecord | undefined {
+    if (!minedRecord || !coveredByMinedRecord(needs)) return undefined;
+    const found = minedRecord(tx.hash());
+    return found && equalsBytes(found.blockHash, block.hash()) ? found.record : undefined;
+  }
+
+  /** Every transaction's kept record with its render context, or undefined unless all are kept. */
+  async function minedBlockTraces(block: Block, needs: RecordNeeds): Promise<BlockTrace[] | undefined> {
+    const records: ExecutionRecord[] = [];
+    for (const tx of block.transactions) {
+      const record = minedRecordOf(block, tx, needs);
+      if (!record) return undefined;
+      records.push(record);
+    }
+    const offsets = await logOffsets(chain, block);
+    return block.transactions.map((tx, i) => ({ tx, record: records[i]!, context: contextFor(block, tx, i, offsets[i] ?? 0) }));
+  }
+
   const runJob = (job: TraceJob): Promise<string[]> => (options.runJob ? options.runJob(job) : runTraceJob(tracer, job));
 
   const tracer: Tracer = {
@@ -227,6 +260,8 @@ export function createTracer(options: TracerOptions): Tracer {
     requireTransaction,
 
     async recordTransaction(mined, needs, timeoutMs) {
+      const kept = minedRecordOf(mined.block, mined.tx, needs);
+      if (kept) return kept;
       const parent = await parentOf(mined.block);
       const records = await withScratchVm(parent.header.stateRoot, (vm) =>
         replayBlock({ vm, block: mined.block, parent, needsAt: (i) => (i === mined.index ? needs : undefined), guard: guard(timeoutMs) }),
@@ -236,6 +271,8 @@ export function createTracer(options: TracerOptions): Tracer {
 
     async recordBlock(block, needs, timeoutMs) {
       if (block.transactions.length === 0) return [];
+      const kept = await minedBlockTraces(block, needs);
+      if (kept) return kept;
       const parent = await parentOf(block);
       const records = await withScratchVm(parent.header.stateRoot, (vm) => replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs) }));
       const offsets = await logOffsets(chain, block);
@@ -264,11 +301,15 @@ export function createTracer(options: TracerOptions): Tracer {
     },
 
     async traceTransaction(mined, render, timeoutMs = defaultTimeoutMs) {
+      const kept = minedRecordOf(mined.block, mined.tx, needsOfRender(render));
+      if (kept) return new RawJson(JSON.stringify(renderRecord(kept, render, mined.context)));
       const job: TraceJob = { kind: 'transaction', blockHash: mined.block.hash(), index: mined.index, context: mined.context, render, timeoutMs };
       return new RawJson((await runJob(job))[0]!);
     },
 
     async traceBlock(block, render, timeoutMs = defaultTimeoutMs) {
+      const kept = block.transactions.length > 0 ? await minedBlockTraces(block, needsOfRender(render)) : undefined;
+      if (kept) return new RawJson(JSON.stringify(renderBlockTraces(kept, render)));
       return new RawJson((await runJob({ kind: 'block', blockHash: block.hash(), render, timeoutMs }))[0]!);
     },
 

@@ -1,8 +1,9 @@
 // The trace pool's scheduling and failure handling, with a stand-in worker that hangs or dies on
 // purpose (testing/misbehavingWorker.ts): a stuck worker is terminated and replaced and its job
-// fails with the timeout error; a crash fails only the crashed job with an InternalError.
+// fails with the timeout error; a crash fails only the crashed job with an InternalError; a full
+// queue refuses new jobs with LimitExceededError.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InternalError } from '../../rpc/errors.js';
+import { InternalError, LimitExceededError } from '../../rpc/errors.js';
 import { ExecutionTimeoutError } from '../execute/executionGuard.js';
 import type { TraceJob } from './traceJob.js';
 import { type TracePool, createTracePool } from './tracePool.js';
@@ -52,6 +53,30 @@ describe('createTracePool', () => {
     expect(await slow).toHaveLength(1);
     expect(await pool.run(answer())).toHaveLength(1);
     expect(pool.stats()).toMatchObject({ workers: 2, replaced: 1 });
+  });
+
+  it('error: with the queue full a new job fails at once with LimitExceededError (-32005); room frees as jobs start', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl, maxQueuedJobs: 2 });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const running = pool.run(answer(1000));
+    const waiting = [pool.run(answer(1000)), pool.run(answer(1000))];
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 2 });
+    const error = await failure(pool.run(answer()));
+    expect(error).toBeInstanceOf(LimitExceededError);
+    expect((error as LimitExceededError).code).toBe(-32005);
+    expect((error as Error).message).toMatchInlineSnapshot(`"trace queue is full (2 traces waiting); retry later"`);
+    await running;
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+    expect(await Promise.all([...waiting, pool.run(answer())])).toHaveLength(3);
+  });
+
+  it('default: up to 256 jobs wait', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl });
+    const waiting = Array.from({ length: 256 }, () => failure(pool!.run(answer())));
+    expect(pool.stats().queued).toBe(256);
+    expect(await failure(pool.run(answer()))).toBeInstanceOf(LimitExceededError);
+    await pool.close();
+    for (const w of await Promise.all(waiting)) expect(w).toBeInstanceOf(InternalError);
   });
 
   it('error: a closed pool refuses jobs and fails those still waiting', async () => {

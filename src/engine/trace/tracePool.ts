@@ -1,12 +1,13 @@
 // A pool of worker threads that run TraceJobs, so EVM execution never holds the main thread's
-// event loop. Each worker runs one job at a time; jobs wait in a FIFO queue. A worker that outlives
+// event loop. Each worker runs one job at a time; jobs wait in a bounded FIFO queue (a job that
+// finds it full fails at once with LimitExceededError). A worker that outlives
 // its job's timeout (plus a grace) is terminated and replaced, and the job fails with the same
 // timeout error as in-process; a worker that dies fails only its own job (InternalError).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { InternalError } from '../../rpc/errors.js';
+import { InternalError, LimitExceededError } from '../../rpc/errors.js';
 import type { ChainLogger } from '../chain/chainConfig.js';
 import { ExecutionTimeoutError } from '../execute/executionGuard.js';
 import type { TraceJob } from './traceJob.js';
@@ -17,6 +18,8 @@ export interface TracePoolOptions {
   size: number;
   /** What each worker opens: the chain's data dir and rules, and the traced calls' gas cap. */
   worker: TraceWorkerData;
+  /** Most jobs that may wait for a worker; one more is refused with LimitExceededError. Default 256. */
+  maxQueuedJobs?: number;
   /** How long past a job's own timeout its worker may stay silent before it is terminated; default 1000 ms. */
   killGraceMs?: number;
   /** The worker script; default traceWorker.js (or .ts from source) beside this module. */
@@ -77,9 +80,12 @@ function defaultWorkerUrl(): URL {
   return new URL(`./traceWorker.${ext}`, import.meta.url);
 }
 
+export const DEFAULT_MAX_QUEUED_JOBS = 256;
+
 /** Starts `options.size` workers. */
 export function createTracePool(options: TracePoolOptions): TracePool {
   const killGraceMs = options.killGraceMs ?? 1000;
+  const maxQueuedJobs = options.maxQueuedJobs ?? DEFAULT_MAX_QUEUED_JOBS;
   const workerUrl = options.workerUrl ?? defaultWorkerUrl();
   const queue: Pending[] = [];
   const slots: Slot[] = [];
@@ -170,6 +176,9 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   return {
     run(job) {
       if (closed) return Promise.reject(new InternalError(undefined, { details: 'trace pool is closed' }));
+      if (queue.length >= maxQueuedJobs) {
+        return Promise.reject(new LimitExceededError(`trace queue is full (${maxQueuedJobs} traces waiting); retry later`));
+      }
       return new Promise<string[]>((resolve, reject) => {
         queue.push({ id: nextId++, job, resolve, reject });
         dispatch();

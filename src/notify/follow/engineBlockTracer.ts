@@ -1,5 +1,6 @@
 // The follower's block tracer on the embedded chain: the tracing engine's callTracer frames of each
-// transaction of a mined block, as the plain call-frame data the extractors read.
+// transaction of a mined block, as the plain call-frame data the extractors read. They come from
+// the records the miner kept when it kept them all (no re-execution), else from a replay.
 import type { Block } from '@ethereumjs/block';
 import type { Tracer } from '../../engine/trace/createTracer.js';
 import { renderCallTracer } from '../../engine/render/callTracer.js';

@@ -1,0 +1,154 @@
+// Traces of mined transactions rendered from the records the miner kept, against the same traces
+// from a forced replay of the block: equal for every frame shape of the TraceProbe corpus, for
+// blocks of several transactions (log offsets), and after evm_revert re-mines the chain.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { DevChain } from '../chain/devChain.js';
+import { type TempChain, openTempChain } from '../chain/testing/tempChain.js';
+import { type Tracer, createTracer } from './createTracer.js';
+import { buildTraceScenarios, type SignedScenario } from './testing/traceScenarios.js';
+import { needsOfRender, type TraceRender } from './traceRender.js';
+import { runTraceJob, type TraceJob } from './traceJob.js';
+
+const KEPT_RENDERS: [string, TraceRender][] = [
+  ['callTracer withLog', { format: 'geth', request: { tracer: 'callTracer', config: { withLog: true } } }],
+  ['callTracer onlyTopCall', { format: 'geth', request: { tracer: 'callTracer', config: { onlyTopCall: true } } }],
+  ['flatCallTracer', { format: 'geth', request: { tracer: 'flatCallTracer', config: {} } }],
+  ['4byteTracer', { format: 'geth', request: { tracer: '4byteTracer', config: {} } }],
+  ['trace_transaction', { format: 'parityTrace' }],
+  ['trace_replayTransaction ["trace"]', { format: 'parityResults', types: ['trace'] }],
+];
+const PRESTATE: TraceRender = { format: 'geth', request: { tracer: 'prestateTracer', config: {} } };
+const STRUCT_LOGS: TraceRender = { format: 'geth', request: { tracer: 'structLogger', config: { limit: 5 } } };
+
+async function scenarios(chain: DevChain): Promise<SignedScenario[]> {
+  const deployer = privateKeyToAccount(bytesToHex(chain.accounts[0]!.privateKey) as Hex);
+  return (await buildTraceScenarios(deployer, Number(chain.chainId))).scenarios;
+}
+
+/** Tracers over `chain`: one that uses kept records and one that always replays. */
+function tracers(chain: DevChain): { kept: Tracer; replay: Tracer } {
+  return { kept: createTracer({ chain }), replay: createTracer({ chain, useMinedRecords: false }) };
+}
+
+const parse = (raw: { text: string }): unknown => JSON.parse(raw.text);
+
+/** Every rendering of the transactions and of their blocks agrees between the two tracers. */
+async function expectSameTraces(chain: DevChain, kept: Tracer, replay: Tracer, txHashes: Uint8Array[]): Promise<void> {
+  for (const txHash of txHashes) {
+    const mined = await kept.requireTransaction(bytesToHex(txHash) as Hex);
+    const stored = chain.minedRecord!(txHash);
+    expect(stored?.blockHash, mined.tx.hash().toString()).toEqual(mined.block.hash());
+    const needs = needsOfRender(KEPT_RENDERS[0]![1]);
+    // The kept path hands out the stored record itself; the replay records a new, equal one.
+    expect(await kept.recordTransaction(mined, needs)).toBe(stored!.record);
+    expect(stored!.record).toEqual(await replay.recordTransaction(mined, needs));
+    for (const [name, render] of KEPT_RENDERS) {
+      expect(parse(await kept.traceTransaction(mined, render)), name).toEqual(parse(await replay.traceTransaction(mined, render)));
+    }
+  }
+  const blockHashes = new Set(txHashes.map((h) => bytesToHex(chain.minedRecord!(h)!.blockHash)));
+  for (const hash of blockHashes) {
+    const block = (await chain.getBlockByHash(hexToBytes(hash)))!;
+    for (const [name, render] of KEPT_RENDERS) {
+      expect(parse(await kept.traceBlock(block, render)), name).toEqual(parse(await replay.traceBlock(block, render)));
+    }
+    // recordBlock is the webhook follower's per-block callTracer source: kept records, no replay.
+    const traces = await kept.recordBlock(block, needsOfRender(KEPT_RENDERS[0]![1]));
+    traces.forEach((t) => expect(t.record).toBe(chain.minedRecord!(t.tx.hash())!.record));
+    expect(traces).toEqual(await replay.recordBlock(block, needsOfRender(KEPT_RENDERS[0]![1])));
+  }
+}
+
+describe('traces from the records kept by the miner', () => {
+  describe('automine: one block per transaction', () => {
+    let temp: TempChain;
+    let kept: Tracer;
+    let replay: Tracer;
+    const txHashes: Uint8Array[] = [];
+
+    beforeAll(async () => {
+      temp = await openTempChain({ clock: Date.now });
+      ({ kept, replay } = tracers(temp.chain));
+      for (const s of await scenarios(temp.chain)) txHashes.push(await temp.chain.sendRawTransaction(hexToBytes(s.raw)));
+    }, 60_000);
+    afterAll(async () => {
+      kept?.close();
+      replay?.close();
+      await temp?.dispose();
+    });
+
+    it('behavior: nested calls, reverts with reasons, out of gas, CREATE/CREATE2, selfdestruct, delegatecall, logs: every rendering equals a replay', async () => {
+      expect(txHashes).toHaveLength(18);
+      await expectSameTraces(temp.chain, kept, replay, txHashes);
+    }, 60_000);
+
+    it('behavior: state and step renderers replay (the kept record has neither), and give what a replay gives', async () => {
+      const jobs: TraceJob[] = [];
+      // Jobs go where a worker pool would take them: here, to the replaying tracer.
+      const spy = createTracer({ chain: temp.chain, runJob: (job) => (jobs.push(job), runTraceJob(replay, job)) });
+      try {
+        const mined = await spy.requireTransaction(bytesToHex(txHashes[4]!) as Hex);
+        for (const [, render] of KEPT_RENDERS) await spy.traceTransaction(mined, render);
+        expect(jobs).toEqual([]);
+        for (const render of [PRESTATE, STRUCT_LOGS]) {
+          expect(parse(await spy.traceTransaction(mined, render))).toEqual(parse(await replay.traceTransaction(mined, render)));
+        }
+        expect(jobs.map((j) => j.kind === 'transaction' && j.render)).toEqual([PRESTATE, STRUCT_LOGS]);
+      } finally {
+        spy.close();
+      }
+    });
+  });
+
+  describe('interval mining: several transactions per block', () => {
+    it('behavior: a block of several transactions (log offsets) traces as a replay does', async () => {
+      const temp = await openTempChain({ clock: Date.now, blockTimeSec: 3600 });
+      const { kept, replay } = tracers(temp.chain);
+      try {
+        const txHashes: Uint8Array[] = [];
+        for (const s of await scenarios(temp.chain)) txHashes.push(await temp.chain.sendRawTransaction(hexToBytes(s.raw)));
+        await temp.chain.mine();
+        const blocks = new Set(txHashes.map((h) => bytesToHex(temp.chain.minedRecord!(h)!.blockHash)));
+        expect(blocks.size).toBe(1);
+        const offsets = await Promise.all(txHashes.map(async (h) => (await kept.requireTransaction(bytesToHex(h) as Hex)).context.logIndexOffset));
+        expect(offsets.some((o) => o > 0)).toBe(true);
+        await expectSameTraces(temp.chain, kept, replay, txHashes);
+      } finally {
+        kept.close();
+        replay.close();
+        await temp.dispose();
+      }
+    }, 60_000);
+  });
+
+  describe('evm_revert', () => {
+    it('behavior: a revert drops the removed blocks\' records; the re-mined chain keeps new ones that trace as a replay does', async () => {
+      const temp = await openTempChain({ clock: Date.now });
+      const { kept, replay } = tracers(temp.chain);
+      try {
+        const all = await scenarios(temp.chain);
+        const first: Uint8Array[] = [];
+        for (const s of all.slice(0, 2)) first.push(await temp.chain.sendRawTransaction(hexToBytes(s.raw)));
+        const snapshot = await temp.chain.snapshot();
+        const reverted: Uint8Array[] = [];
+        for (const s of all.slice(2, 8)) reverted.push(await temp.chain.sendRawTransaction(hexToBytes(s.raw)));
+        const oldBlocks = reverted.map((h) => temp.chain.minedRecord!(h)!.blockHash);
+        expect(await temp.chain.revert(snapshot)).toBe(true);
+        for (const h of reverted) expect(temp.chain.minedRecord!(h)).toBeUndefined();
+        for (const h of first) expect(temp.chain.minedRecord!(h)).toBeDefined();
+        // Same transactions, later timestamps: new blocks at the same heights.
+        await temp.chain.setNextBlockTimestamp((await temp.chain.getBlockByNumber(temp.chain.headNumber()))!.header.timestamp + 100n);
+        for (const s of all.slice(2, 8)) await temp.chain.sendRawTransaction(hexToBytes(s.raw));
+        reverted.forEach((h, i) => expect(temp.chain.minedRecord!(h)!.blockHash).not.toEqual(oldBlocks[i]));
+        await expectSameTraces(temp.chain, kept, replay, [...first, ...reverted]);
+      } finally {
+        kept.close();
+        replay.close();
+        await temp.dispose();
+      }
+    }, 60_000);
+  });
+});
