@@ -198,11 +198,25 @@ describe('fast path', () => {
     expect(await c.waitClosed()).toBe(true);
   });
 
-  it('behavior: a client that half-closes after its request still gets the answer', async () => {
+  it('behavior: a client that disconnects aborts its call; answered calls leave no listener behind', async () => {
+    // A listener per exchange on the keep-alive socket would pass Node's limit of 10 and warn.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
     const c = new RawClient(t.port);
-    c.socket.end(rpcRequest(t.keys.enterprise, rpcBody('eth_chainId', [], 'half')));
-    expect(JSON.parse((await c.response())!.body)).toMatchObject({ id: 'half' });
-    expect(await c.waitClosed()).toBe(true);
+    for (let i = 0; i < 30; i++) {
+      c.write(rpcRequest(t.keys.payg, rpcBody('test_sleep', [0], i)));
+      expect(JSON.parse((await c.response())!.body)).toMatchObject({ id: i, result: 'slept' });
+    }
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+    c.write(rpcRequest(t.keys.payg, rpcBody('test_sleep', [10_000])));
+    while (t.state.sleeping === 0) await new Promise((r) => setTimeout(r, 5));
+    c.destroy();
+    const deadline = Date.now() + 2000;
+    while (t.state.sleeping > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(t.state.sleeping).toBe(0);
   });
 
   it('behavior: error answers that close (415) close the connection', async () => {
@@ -271,6 +285,14 @@ describe('fast path against node:http alone', () => {
     alone = await startTestGateway({ store: { keys: t.repo }, fastPath: false });
   });
   afterAll(async () => alone.close());
+
+  it('behavior: a client that half-closes after a slow call gets no answer from either (node:http aborts the call)', async () => {
+    for (const g of [t, alone]) {
+      const c = new RawClient(g.port);
+      c.socket.end(rpcRequest(t.keys.payg, rpcBody('test_sleep', [300])));
+      expect(await c.response()).toBeUndefined();
+    }
+  });
 
   it('behavior: generated requests get the same status, body and header names from both', async () => {
     const key = t.keys.enterprise;

@@ -84,15 +84,14 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
     searchFrom = 0;
     busy = false;
     gone = false;
-    clientEnded = false;
     /** Date.now() of the first byte of the request being received. */
     requestStartedMs = 0;
     lastActiveMs = Date.now();
     readonly onData = (chunk: Buffer) => this.received(chunk);
     readonly onEnd = () => {
-      // The client finished sending (half-close): answer what is in flight, then close.
-      this.clientEnded = true;
-      if (!this.busy) this.socket.destroySoon();
+      // The client closed its side: like node:http (without httpAllowHalfOpen), the call in
+      // flight is aborted and the connection closed.
+      this.socket.destroy();
     };
     readonly onClose = () => {
       this.gone = true;
@@ -164,7 +163,7 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
       this.lastActiveMs = Date.now();
       if (!ex.settled) this.socket.destroy();
       if (this.gone || this.socket.destroyed) return;
-      if (!ex.keepAlive || closing || this.clientEnded) {
+      if (!ex.keepAlive || closing) {
         this.socket.destroySoon();
         return;
       }
@@ -226,6 +225,7 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
     /** False once either side asked to close after this answer. */
     keepAlive: boolean;
     #done = false;
+    #onClose: (() => void) | undefined;
 
     constructor(
       private readonly conn: FastConnection,
@@ -248,7 +248,7 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
 
     respond(status: number, headers: HeaderList, body: string): void {
       if (this.settled) return;
-      this.#done = true;
+      this.#settle();
       this.status = status;
       let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
       for (let i = 0; i < headers.length; i += 2) {
@@ -266,18 +266,24 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
     }
 
     destroy(): void {
-      this.#done = true;
+      this.#settle();
       this.conn.socket.destroy();
     }
 
     onAbort(listener: () => void): void {
+      if (this.#done) return;
       if (this.conn.gone) {
-        if (!this.#done) listener();
+        listener();
         return;
       }
-      this.conn.socket.once('close', () => {
-        if (!this.#done) listener();
-      });
+      // Removed once answered: a keep-alive socket outlives many exchanges.
+      this.#onClose = () => listener();
+      this.conn.socket.once('close', this.#onClose);
+    }
+
+    #settle(): void {
+      this.#done = true;
+      if (this.#onClose) this.conn.socket.off('close', this.#onClose);
     }
   }
 
