@@ -201,6 +201,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const incomingId = ex.head.requestId;
     const requestId = incomingId !== undefined && REQUEST_ID.test(incomingId) ? incomingId : nextRequestId();
     inFlight++;
+    metrics.fastPathRequest();
     let methods = '';
     try {
       const request = { requestId, network: ex.route.network, apiKey: ex.route.apiKey, headers: rpcHeaders(requestId, ex.origin) };
@@ -242,6 +243,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           keepAliveTimeoutMs: limits.keepAliveTimeoutMs,
           checkIntervalMs,
           maxConnections: limits.maxConnections,
+          onHandOff: () => metrics.handedOff(),
         });
   // The socket that accepts connections: the fast path's, which hands node:http what it does not serve.
   const listener = front?.server ?? server;

@@ -286,6 +286,26 @@ describe('fast path against node:http alone', () => {
   });
   afterAll(async () => alone.close());
 
+  it('behavior: /metrics counts fast-path answers and hand-offs; fastPath: false serves everything through node:http', async () => {
+    const counters = async (g: TestGateway) => {
+      const text = await (await fetch(`${g.url}/metrics`)).text();
+      const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return { fast: value('tracehook_http_fast_path_requests_total'), handOffs: value('tracehook_http_fast_path_handoffs_total') };
+    };
+    for (const g of [t, alone]) {
+      const before = await counters(g);
+      const c = new RawClient(g.port);
+      c.write(rpcRequest(t.keys.enterprise, rpcBody('eth_chainId')) + rpcRequest(t.keys.enterprise, rpcBody('eth_chainId')) + get('/healthz'));
+      for (let i = 0; i < 3; i++) expect((await c.response())!.status).toBe(200);
+      c.destroy();
+      const after = await counters(g);
+      expect(after.fast - before.fast).toBe(g === t ? 2 : 0);
+      // At least the raw connection (the /metrics fetches may open more).
+      if (g === t) expect(after.handOffs - before.handOffs).toBeGreaterThanOrEqual(1);
+      else expect(after.handOffs).toBe(0);
+    }
+  });
+
   it('behavior: a client that half-closes after a slow call gets no answer from either (node:http aborts the call)', async () => {
     for (const g of [t, alone]) {
       const c = new RawClient(g.port);

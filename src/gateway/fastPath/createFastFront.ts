@@ -35,6 +35,8 @@ export interface FastFrontOptions<T> {
   /** How often deadlines are checked, for all connections at once. */
   checkIntervalMs: number;
   maxConnections?: number;
+  /** Told of each connection handed to node:http. */
+  onHandOff?: () => void;
 }
 
 export interface FastFront {
@@ -185,6 +187,7 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
       socket.off('close', this.onClose);
       forget(this);
       this.gone = true;
+      options.onHandOff?.();
       if (this.pending.length) socket.unshift(this.pending);
       this.pending = EMPTY;
       // node:http reads straight from the handle unless it was consumed before; then it would skip

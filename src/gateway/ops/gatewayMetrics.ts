@@ -15,6 +15,10 @@ export interface GatewayMetrics {
   rpcCall(network: string, method: string, code: number, seconds: number): void;
   computeUnits(tier: ApiKeyTier, units: number): void;
   rateLimited(tier: ApiKeyTier): void;
+  /** One request answered by the keep-alive fast path rather than node:http. */
+  fastPathRequest(): void;
+  /** One connection the fast path handed to node:http. */
+  handedOff(): void;
 }
 
 export function isTraceMethod(method: string): boolean {
@@ -54,6 +58,8 @@ export function createGatewayMetrics(): GatewayMetrics {
   const traces = registry.histogram('tracehook_trace_duration_seconds', 'Duration of trace_* and debug_trace* calls.', ['method'], LATENCY_BUCKETS_SEC);
   const units = registry.counter('tracehook_compute_units_total', 'Compute units admitted, by key tier.', ['tier']);
   const limited = registry.counter('tracehook_rate_limited_total', 'Requests refused with HTTP 429, by key tier.', ['tier']);
+  const fastPath = registry.counter('tracehook_http_fast_path_requests_total', 'JSON-RPC requests answered by the keep-alive fast path (the others went through node:http).', []).labels([]);
+  const handOffs = registry.counter('tracehook_http_fast_path_handoffs_total', 'Connections the fast path handed to node:http (another route, or an unusual request).', []).labels([]);
   registry.gauge('tracehook_process_resident_memory_bytes', 'Resident set size of the process.', () => [{ value: process.memoryUsage.rss() }]);
   registry.gauge('tracehook_nodejs_heap_used_bytes', 'V8 heap in use.', () => [{ value: process.memoryUsage().heapUsed }]);
 
@@ -95,6 +101,12 @@ export function createGatewayMetrics(): GatewayMetrics {
     },
     rateLimited(tier) {
       byTier(limitedByTier, limited, tier).inc();
+    },
+    fastPathRequest() {
+      fastPath.inc();
+    },
+    handedOff() {
+      handOffs.inc();
     },
   };
 }
