@@ -11,6 +11,7 @@ import { createVM } from '@ethereumjs/vm';
 import { ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
+import { createStateReadCache } from '../state/stateReadCache.js';
 import { createTrieNodeStore } from '../state/trieNodeStore.js';
 import { createBlockStore } from './blockStore.js';
 import { createChainCommon } from './chainConfig.js';
@@ -34,6 +35,9 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
   const db = new Database(join(options.dataDir, 'chain.sqlite'), { readonly: true, fileMustExist: true });
   const common = createChainCommon(options.chainId, options.hardfork);
   const trieStore = createTrieNodeStore({ db });
+  // Shared by every VM of this reader: values are keyed by root, so a new block or setter root
+  // simply misses, and nothing needs invalidating.
+  const stateReads = createStateReadCache();
   const blocks = createBlockStore({ db, common });
   const vmBlockchain: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
@@ -60,7 +64,7 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
 
   async function openState(root: Uint8Array): Promise<MerkleStateManager> {
     try {
-      return await createStateManagerAt({ store: trieStore, common, root, mode: 'overlay' });
+      return await createStateManagerAt({ store: trieStore, common, root, mode: 'overlay', reads: stateReads });
     } catch (error) {
       throw new ServiceError(`unknown state root ${bytesToHex(root)}`, { cause: error });
     }
@@ -98,6 +102,7 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
     onHead: () => () => undefined,
     close() {
       reads.clear();
+      stateReads.clear();
       db.close();
     },
   };

@@ -5,6 +5,7 @@ import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 import { createReadVmPool } from './readVmPool.js';
 
 export interface ReadCachesOptions {
@@ -37,11 +38,13 @@ export function createReadCaches(options: ReadCachesOptions): ReadCaches {
   const vms = createReadVmPool({
     createVm: async (root) => options.createVmOn(await options.openState(root, 'overlay')),
     async repoint(vm, root) {
-      const state = vm.stateManager as MerkleStateManager;
+      const state = vm.stateManager;
+      if (state instanceof CachedStorageStateManager) return state.repoint(root);
       // Caches first: setStateRoot flushes them into the old root before switching.
-      state.clearCaches();
-      state.originalStorageCache.clear();
-      await state.setStateRoot(root);
+      const merkle = state as MerkleStateManager;
+      merkle.clearCaches();
+      merkle.originalStorageCache.clear();
+      await merkle.setStateRoot(root);
     },
   });
   return {

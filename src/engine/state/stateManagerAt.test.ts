@@ -1,13 +1,15 @@
 // Overlay state managers keep SSTOREs in their storage cache until a flush: the state root must
 // come out exactly as with ethereumjs's write-through, reads must see the pending values, and
-// checkpoints must revert them.
+// checkpoints must revert them. Overlays sharing a read cache must read exactly what an uncached
+// overlay on the same root reads, whatever other roots and reverted writes went through the cache.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Account, Address, KECCAK256_RLP, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createChainCommon } from '../chain/chainConfig.js';
 import { CachedStorageStateManager, createStateManagerAt } from './stateManagerAt.js';
-import { createTrieNodeStore } from './trieNodeStore.js';
+import { createStateReadCache, type StateReadCache } from './stateReadCache.js';
+import { createTrieNodeStore, type TrieNodeStore } from './trieNodeStore.js';
 
 const common = createChainCommon(31337n, 'prague');
 const contracts = [1, 2, 3].map((i) => new Address(setLengthLeft(new Uint8Array([0xc0, i]), 20)));
@@ -28,8 +30,44 @@ async function seededStore() {
   for (let i = 0; i < 20; i++) await seed.putStorage(contracts[i % 2]!, slot(i), word(i));
   const root = await seed.getStateRoot();
   db.transaction(() => store.flushPending())();
-  return { store, root };
+  return { db, store, root };
 }
+
+/** A second persisted root on top of `root`: other storage values, a new slot, a richer account. */
+async function changedRoot(store: TrieNodeStore, db: Database.Database, root: Uint8Array): Promise<Uint8Array> {
+  const sm = await createStateManagerAt({ store, common, root, mode: 'persistent' });
+  for (let i = 0; i < 10; i++) await sm.putStorage(contracts[0]!, slot(i), word(1000 + i));
+  await sm.putStorage(contracts[2]!, slot(5), word(5));
+  await sm.putAccount(contracts[1]!, new Account(2n, 7n));
+  const next = await sm.getStateRoot();
+  db.transaction(() => store.flushPending())();
+  return next;
+}
+
+const nobody = new Address(setLengthLeft(new Uint8Array([0xde, 0xad]), 20));
+
+/** Every account (one absent) and slot 0..39 (half of them absent) of `sm`, as hex. */
+async function readAll(sm: MerkleStateManager): Promise<string[]> {
+  const out: string[] = [];
+  for (const a of [...contracts, nobody]) {
+    const account = await sm.getAccount(a);
+    out.push(account ? bytesToHex(account.serialize()) : 'absent');
+    if (!account) continue;
+    for (let i = 0; i < 40; i++) out.push(bytesToHex(await sm.getStorage(a, slot(i))));
+  }
+  return out;
+}
+
+/** A store whose node reads are counted. */
+function countingStore(store: TrieNodeStore): { store: TrieNodeStore; gets: () => number } {
+  let gets = 0;
+  return {
+    store: { ...store, get: (key) => (gets++, store.get(key)) },
+    gets: () => gets,
+  };
+}
+
+const overlayOn = (store: TrieNodeStore, root: Uint8Array, reads?: StateReadCache) => createStateManagerAt({ store, common, root, mode: 'overlay', reads });
 
 /** SSTORE-like writes: new slots, overwrites, zeroing (deletes), across contracts. */
 async function writeMix(sm: MerkleStateManager): Promise<void> {
@@ -84,5 +122,93 @@ describe('overlay state manager (cached SSTOREs)', () => {
     await expect(overlay.putStorage(contracts[0]!, slot(1), new Uint8Array(33))).rejects.toThrow('Storage value cannot be longer than 32 bytes');
     const nobody = new Address(setLengthLeft(new Uint8Array([0xde, 0xad]), 20));
     await expect(overlay.putStorage(nobody, slot(1), word(1))).rejects.toThrow('putStorage() called on non-existing account');
+  });
+});
+
+describe('overlay state manager (shared read cache)', () => {
+  it('default: a second overlay on the same root reads from the cache, not the trie', async () => {
+    const { store, root } = await seededStore();
+    const reads = createStateReadCache();
+    const expected = await readAll(await overlayOn(store, root));
+    expect(await readAll(await overlayOn(store, root, reads))).toEqual(expected);
+    expect(reads.size()).toBeGreaterThan(40);
+    const counted = countingStore(store);
+    const second = await overlayOn(counted.store, root, reads);
+    const opened = counted.gets();
+    expect(await readAll(second)).toEqual(expected);
+    expect(counted.gets()).toBe(opened);
+  });
+
+  it('behavior: overlays on different roots sharing one cache each read their own root', async () => {
+    const { db, store, root } = await seededStore();
+    const next = await changedRoot(store, db, root);
+    const expectedOld = await readAll(await overlayOn(store, root));
+    const expectedNew = await readAll(await overlayOn(store, next));
+    expect(expectedNew).not.toEqual(expectedOld);
+    const reads = createStateReadCache();
+    for (let round = 0; round < 2; round++) {
+      expect(await readAll(await overlayOn(store, root, reads))).toEqual(expectedOld);
+      expect(await readAll(await overlayOn(store, next, reads))).toEqual(expectedNew);
+    }
+  });
+
+  it('behavior: writes, reverted checkpoints and flushed roots never leak to another overlay', async () => {
+    const { store, root } = await seededStore();
+    const expected = await readAll(await overlayOn(store, root));
+    const reads = createStateReadCache();
+    const writer = await overlayOn(store, root, reads);
+    await readAll(writer);
+    await writer.checkpoint();
+    await writeMix(writer);
+    await writer.putAccount(contracts[1]!, new Account(9n, 9n));
+    expect(await readAll(writer)).not.toEqual(expected);
+    await writer.revert();
+    expect(await readAll(await overlayOn(store, root, reads))).toEqual(expected);
+    expect(await readAll(writer)).toEqual(expected);
+
+    // A committed outer checkpoint flushes into the overlay's trie: it moves to a new root, read
+    // (and cached) under that root, while the original root still reads as before.
+    const reference = await createStateManagerAt({ store, common, root, mode: 'persistent' });
+    await writeMix(reference);
+    await writer.checkpoint();
+    await writeMix(writer);
+    await writer.commit();
+    expect(bytesToHex(await writer.getStateRoot())).toBe(bytesToHex(await reference.getStateRoot()));
+    const afterFlush = await readAll(reference);
+    expect(await readAll(writer)).toEqual(afterFlush);
+    expect(await readAll(await overlayOn(store, root, reads))).toEqual(expected);
+    expect(await readAll(await overlayOn(store, await writer.getStateRoot(), reads))).toEqual(afterFlush);
+  });
+
+  it('behavior: state overrides that replace a whole storage read as empty slots', async () => {
+    const { store, root } = await seededStore();
+    const reads = createStateReadCache();
+    await readAll(await overlayOn(store, root, reads));
+    const sm = await overlayOn(store, root, reads);
+    await sm.clearStorage(contracts[0]!);
+    await sm.putStorage(contracts[0]!, slot(3), word(3));
+    expect(bytesToHex(await sm.getStorage(contracts[0]!, slot(2)))).toBe('0x');
+    expect(bytesToHex(await sm.getStorage(contracts[0]!, slot(3)))).toBe(bytesToHex(unpadBytes(word(3))));
+    expect(bytesToHex(await sm.getStorage(contracts[1]!, slot(1)))).toBe(bytesToHex(unpadBytes(word(1))));
+  });
+
+  it('args: the cache stays within its entry bound and still reads right', async () => {
+    const { store, root } = await seededStore();
+    const expected = await readAll(await overlayOn(store, root));
+    const reads = createStateReadCache({ maxEntries: 10 });
+    for (let round = 0; round < 2; round++) expect(await readAll(await overlayOn(store, root, reads))).toEqual(expected);
+    expect(reads.size()).toBe(10);
+  });
+
+  it('error: a read through a missing trie node answers as ethereumjs does and is not remembered', async () => {
+    const { db, store, root } = await seededStore();
+    const storageRoot = (await (await overlayOn(store, root)).getAccount(contracts[0]!))!.storageRoot;
+    db.prepare('DELETE FROM trie_nodes WHERE key = ?').run(Buffer.from(storageRoot));
+    const fresh = createTrieNodeStore({ db });
+    const reads = createStateReadCache();
+    const plain = await overlayOn(fresh, root);
+    const cached = await overlayOn(fresh, root, reads);
+    expect(bytesToHex(await cached.getStorage(contracts[0]!, slot(1)))).toBe(bytesToHex(await plain.getStorage(contracts[0]!, slot(1))));
+    expect(reads.get(bytesToUnprefixedHex(storageRoot), bytesToUnprefixedHex(slot(1)))).toBeUndefined();
   });
 });

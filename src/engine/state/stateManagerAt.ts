@@ -1,10 +1,22 @@
 // Opens a Merkle state manager at a given state root over the chain's trie node store, either
-// writing through to the store (the live chain) or into a throw-away overlay (isolated VMs).
+// writing through to the store (the live chain) or into a throw-away overlay (isolated VMs) that
+// may share a process-wide cache of trie reads (stateReadCache.ts).
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
-import { type Address, EthereumJSErrorWithoutCode, ValueEncoding, unpadBytes } from '@ethereumjs/util';
+import {
+  type Account,
+  type Address,
+  EthereumJSErrorWithoutCode,
+  KECCAK256_RLP,
+  ValueEncoding,
+  bytesToUnprefixedHex,
+  createAccountFromRLP,
+  equalsBytes,
+  unpadBytes,
+} from '@ethereumjs/util';
+import type { StateReadCache } from './stateReadCache.js';
 import { createOverlayTrieDb, createPersistentTrieDb } from './trieDb.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 
@@ -15,7 +27,13 @@ export interface StateManagerAtOptions {
   root: Uint8Array;
   /** `persistent` writes into the store's pending buffer; `overlay` keeps writes in memory. */
   mode: 'persistent' | 'overlay';
+  /** Overlays only: trie reads shared with other overlays (any root; entries are keyed by root). */
+  reads?: StateReadCache;
 }
+
+const ABSENT_STORAGE = new Uint8Array([0x80]);
+/** Storage-root tries an overlay keeps for reads (one per contract and root it read). */
+const MAX_STORAGE_READERS = 256;
 
 /**
  * A state manager whose SSTOREs stay in the storage cache until a flush, like its account writes.
@@ -23,10 +41,110 @@ export interface StateManagerAtOptions {
  * `put` returns undefined, so every SSTORE also rewrites (and re-hashes) the storage trie path at
  * once. Deferring is only safe for caches that never evict unflushed entries: the overlay's plain
  * maps, not the persistent manager's LRU. The state root after a flush is unchanged (tested).
+ *
+ * With `reads`, a miss in its own caches asks the shared read cache under the root the value would
+ * be read from (the account trie's current root; the account's storage root) before walking the
+ * trie, and fills it after. Its own caches are emptied by every revert (ethereumjs records reads as
+ * cache writes), so without it every pooled trace walks, decodes and hashes the same paths again.
  */
 export class CachedStorageStateManager extends MerkleStateManager {
-  constructor(opts: MerkleStateManagerOpts & { caches: Caches }) {
+  private readonly reads: StateReadCache | undefined;
+  private rootBytes: Uint8Array | undefined;
+  private rootHex = '';
+  private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
+
+  constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache }) {
     super(opts);
+    this.reads = opts.reads;
+  }
+
+  /** Hex of the account trie's root, converted once per root object. */
+  private accountRootHex(root: Uint8Array): string {
+    if (root !== this.rootBytes) {
+      this.rootBytes = root;
+      this.rootHex = bytesToUnprefixedHex(root);
+    }
+    return this.rootHex;
+  }
+
+  /**
+   * A read-only trie on a storage root, kept across reverts (which drop ethereumjs's own storage
+   * tries, whose copies cost a keccak each). The account's storage root is the one ethereumjs
+   * reads at too: it rebuilds its storage tries from it after every revert and keeps the two in
+   * step on every write. Never written to, so its root never moves.
+   */
+  private storageReader(rootHex: string, root: Uint8Array): MerklePatriciaTrie {
+    let trie = this.storageReaders.get(rootHex);
+    if (trie === undefined) {
+      if (this.storageReaders.size >= MAX_STORAGE_READERS) this.storageReaders.clear();
+      trie = this._trie.shallowCopy(false);
+      trie.root(root);
+      this.storageReaders.set(rootHex, trie);
+    }
+    return trie;
+  }
+
+  /** `trie.get(key)`, remembered under the trie's root when the read can be trusted. */
+  private async readThrough(trie: MerklePatriciaTrie, rootHex: string, keyHex: string, key: Uint8Array): Promise<Uint8Array | null> {
+    const root = trie.root();
+    if (equalsBytes(root, KECCAK256_RLP)) return null;
+    let value: Uint8Array | null;
+    try {
+      value = await trie.get(key, true);
+    } catch (error) {
+      // ethereumjs reads a path through a missing node as an absent key: so do we, uncached.
+      if (error instanceof Error && error.message === 'Missing node in DB') return null;
+      throw error;
+    }
+    // Only a read that started and ended on the same root is that root's value.
+    if (trie.root() === root) this.reads!.set(rootHex, keyHex, value);
+    return value;
+  }
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    if (this.reads === undefined) return super.getAccount(address);
+    const cache = this._caches!.account!;
+    const elem = cache.get(address);
+    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
+    const root = this._trie.root();
+    const rootHex = this.accountRootHex(root);
+    const keyHex = bytesToUnprefixedHex(address.bytes);
+    let rlp = this.reads.get(rootHex, keyHex);
+    if (rlp === undefined) rlp = await this.readThrough(this._trie, rootHex, keyHex, address.bytes);
+    const account = rlp !== null ? createAccountFromRLP(rlp) : undefined;
+    cache.put(address, account);
+    return account;
+  }
+
+  override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (this.reads === undefined) return super.getStorage(address, key);
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
+    const cache = this._caches!.storage!;
+    const cached = cache.get(address, key);
+    if (cached !== undefined) return RLP.decode(cached ?? new Uint8Array(0)) as Uint8Array;
+    const account = await this.getAccount(address);
+    if (!account) return new Uint8Array();
+    const keyHex = bytesToUnprefixedHex(key);
+    const rootHex = bytesToUnprefixedHex(account.storageRoot);
+    let value = this.reads.get(rootHex, keyHex);
+    if (value === undefined) value = await this.readThrough(this.storageReader(rootHex, account.storageRoot), rootHex, keyHex, key);
+    cache.put(address, key, value ?? ABSENT_STORAGE);
+    return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
+  }
+
+  /**
+   * Moves this overlay to `root` with fresh caches. Unlike `setStateRoot`, nothing is flushed into
+   * the old root first: ethereumjs's `clearCaches` keeps the checkpoint diffs, which list every slot
+   * read outside a checkpoint, and flushing those after a clear throws.
+   */
+  async repoint(root: Uint8Array): Promise<void> {
+    if (!equalsBytes(root, KECCAK256_RLP) && !(await this._trie.checkRoot(root))) {
+      throw EthereumJSErrorWithoutCode('State trie does not contain state root');
+    }
+    this._caches = overlayCaches();
+    this._storageTries = {};
+    this.originalStorageCache.clear();
+    this._trie.root(root);
   }
 
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
@@ -35,6 +153,12 @@ export class CachedStorageStateManager extends MerkleStateManager {
     if (!(await this.getAccount(address))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
     this._caches!.storage!.put(address, key, RLP.encode(unpadBytes(value)));
   }
+}
+
+/** The plain-map caches of an overlay (never evicted: unflushed writes live there). */
+function overlayCaches(): Caches {
+  const type = CacheType.ORDERED_MAP;
+  return new Caches({ account: { type }, storage: { type }, code: { type } });
 }
 
 /** A state manager on `root`. Throws if the root is unknown. */
@@ -48,12 +172,11 @@ export async function createStateManagerAt(options: StateManagerAtOptions): Prom
   });
   // Account/storage/code caches spare repeated trie walks: LRU-bounded for the long-lived
   // persistent manager, plain maps for short-lived overlays.
-  const type = options.mode === 'persistent' ? CacheType.LRU : CacheType.ORDERED_MAP;
-  const caches = new Caches({ account: { type }, storage: { type }, code: { type } });
+  const lru = { type: CacheType.LRU };
   const stateManager =
     options.mode === 'persistent'
-      ? new MerkleStateManager({ trie, common: options.common, caches })
-      : new CachedStorageStateManager({ trie, common: options.common, caches });
+      ? new MerkleStateManager({ trie, common: options.common, caches: new Caches({ account: lru, storage: lru, code: lru }) })
+      : new CachedStorageStateManager({ trie, common: options.common, caches: overlayCaches(), reads: options.reads });
   await stateManager.setStateRoot(options.root);
   return stateManager;
 }

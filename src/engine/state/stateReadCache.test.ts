@@ -1,0 +1,49 @@
+// The shared trie-read cache: values stay under the root they were read at, absent keys are
+// remembered as null, and the entry bound holds by evicting the least recently used root first.
+import { describe, expect, it } from 'vitest';
+import { createStateReadCache } from './stateReadCache.js';
+
+const value = (n: number) => new Uint8Array([n]);
+
+describe('state read cache', () => {
+  it('default: a value is served only under the root it was stored at; absent keys are null', () => {
+    const cache = createStateReadCache();
+    cache.set('aa', 'k1', value(1));
+    cache.set('aa', 'k2', null);
+    cache.set('bb', 'k1', value(2));
+    expect(cache.get('aa', 'k1')).toEqual(value(1));
+    expect(cache.get('bb', 'k1')).toEqual(value(2));
+    expect(cache.get('aa', 'k2')).toBeNull();
+    expect(cache.get('bb', 'k2')).toBeUndefined();
+    expect(cache.get('cc', 'k1')).toBeUndefined();
+    expect(cache.size()).toBe(3);
+  });
+
+  it('args: maxEntries bounds the entries across roots, evicting the least recently used root first', () => {
+    const cache = createStateReadCache({ maxEntries: 4 });
+    cache.set('old', 'a', value(1));
+    cache.set('old', 'b', value(2));
+    cache.set('used', 'a', value(3));
+    cache.set('used', 'b', value(4));
+    expect(cache.get('old', 'a')).toEqual(value(1)); // 'old' is now the most recently used root
+    cache.set('new', 'a', value(5));
+    expect(cache.size()).toBe(4);
+    expect(cache.get('used', 'a')).toBeUndefined();
+    expect(cache.get('used', 'b')).toEqual(value(4));
+    expect(cache.get('old', 'a')).toEqual(value(1));
+    expect(cache.get('new', 'a')).toEqual(value(5));
+  });
+
+  it('behavior: one root larger than the bound keeps its newest keys; overwriting does not grow it', () => {
+    const cache = createStateReadCache({ maxEntries: 100 });
+    for (let i = 0; i < 1000; i++) cache.set('root', `k${i}`, value(i & 0xff));
+    for (let i = 0; i < 50; i++) cache.set('root', `k${999 - i}`, value(0));
+    expect(cache.size()).toBe(100);
+    expect(cache.get('root', 'k899')).toBeUndefined();
+    expect(cache.get('root', 'k900')).toEqual(value(900 & 0xff));
+    expect(cache.get('root', 'k999')).toEqual(value(0));
+    cache.clear();
+    expect(cache.size()).toBe(0);
+    expect(cache.get('root', 'k999')).toBeUndefined();
+  });
+});
