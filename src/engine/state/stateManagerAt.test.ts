@@ -192,6 +192,23 @@ describe('overlay state manager (shared read cache)', () => {
     expect(bytesToHex(await sm.getStorage(contracts[1]!, slot(1)))).toBe(bytesToHex(unpadBytes(word(1))));
   });
 
+  it('behavior: each read returns a new account: changing one changes nothing until it is put', async () => {
+    const { store, root } = await seededStore();
+    const reads = createStateReadCache();
+    for (const sm of [await overlayOn(store, root, reads), await overlayOn(store, root, reads)]) {
+      const first = (await sm.getAccount(contracts[0]!))!;
+      expect(first.balance).toBe(10n ** 18n);
+      first.balance = 5n;
+      first.nonce = 9n;
+      const second = (await sm.getAccount(contracts[0]!))!;
+      expect([second.nonce, second.balance]).toEqual([1n, 10n ** 18n]);
+      expect(second).not.toBe(first);
+      second.balance = 7n;
+      await sm.putAccount(contracts[0]!, second);
+      expect((await sm.getAccount(contracts[0]!))!.balance).toBe(7n);
+    }
+  });
+
   it('args: the cache stays within its entry bound and still reads right', async () => {
     const { store, root } = await seededStore();
     const expected = await readAll(await overlayOn(store, root));

@@ -6,7 +6,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import {
-  type Account,
+  Account,
   type Address,
   EthereumJSErrorWithoutCode,
   KECCAK256_RLP,
@@ -52,6 +52,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
   private rootBytes: Uint8Array | undefined;
   private rootHex = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
+  private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
 
   constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache }) {
     super(opts);
@@ -101,19 +102,38 @@ export class CachedStorageStateManager extends MerkleStateManager {
     return value;
   }
 
+  /**
+   * A new Account equal to `rlp` decoded, as ethereumjs returns on every read (callers modify what
+   * they get). The decoding is done once per RLP value this manager sees; the copies share its
+   * byte arrays, as decoded accounts share the RLP buffer.
+   */
+  private accountFromRLP(rlp: Uint8Array): Account {
+    let decoded = this.decodedAccounts.get(rlp);
+    if (decoded === undefined) {
+      decoded = createAccountFromRLP(rlp);
+      this.decodedAccounts.set(rlp, decoded);
+    }
+    return new Account(decoded.nonce, decoded.balance, decoded.storageRoot, decoded.codeHash);
+  }
+
   override async getAccount(address: Address): Promise<Account | undefined> {
     if (this.reads === undefined) return super.getAccount(address);
     const cache = this._caches!.account!;
     const elem = cache.get(address);
-    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
+    if (elem !== undefined) return elem.accountRLP !== undefined ? this.accountFromRLP(elem.accountRLP) : undefined;
     const root = this._trie.root();
     const rootHex = this.accountRootHex(root);
     const keyHex = bytesToUnprefixedHex(address.bytes);
     let rlp = this.reads.get(rootHex, keyHex);
     if (rlp === undefined) rlp = await this.readThrough(this._trie, rootHex, keyHex, address.bytes);
-    const account = rlp !== null ? createAccountFromRLP(rlp) : undefined;
-    cache.put(address, account);
-    return account;
+    if (rlp === null) {
+      cache.put(address, undefined);
+      return undefined;
+    }
+    // The cache stores what `serialize()` returns (the account as read is `rlp` itself), so it is
+    // handed the bytes instead of re-encoding them; AccountCache.put (10.1.3) calls nothing else.
+    cache.put(address, { serialize: () => rlp } as Account);
+    return this.accountFromRLP(rlp);
   }
 
   override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
