@@ -1,7 +1,8 @@
-// Trace benchmark: traces per second and p50/p99 latency of debug_traceTransaction (callTracer),
-// trace_transaction, trace_call and debug_traceCall on the embedded chain, side by side with anvil
-// holding the same chain under the same load, in one run, as ratios. Mined-transaction figures are
-// given cold (the first request for each transaction) and warm (repeated requests).
+// Trace benchmark: mining throughput (eth_sendRawTransaction with automine), then traces per second
+// and p50/p99 latency of debug_traceTransaction (callTracer), trace_transaction, trace_call and
+// debug_traceCall on the embedded chain, side by side with anvil holding the same chain under the
+// same load, in one run, as ratios. Mined-transaction figures are given cold (the first request for
+// each transaction) and warm (repeated requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
 //     [--only TEXT] [--no-anvil]
@@ -13,7 +14,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeDeployData, encodeFunctionData, getContractAddress, type Abi, type Hex } from 'viem';
+import { encodeDeployData, encodeFunctionData, getContractAddress, keccak256, type Abi, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook } from '../src/testing/spawnTracehook.js';
@@ -91,12 +92,16 @@ async function main(): Promise<void> {
   });
   try {
     const { raws, tokenAddress } = await signedTransactions();
-    const hashes: Hex[] = [];
-    for (const raw of raws) {
-      const a = await rpc(anvil.url, 'eth_sendRawTransaction', [raw]);
-      const t = await rpc(tracehook.rpcUrl, 'eth_sendRawTransaction', [raw]);
-      if (a !== t) throw new Error(`peers disagree on a transaction hash: ${String(a)} vs ${String(t)}`);
-      hashes.push(t as Hex);
+    const hashes = raws.map((raw) => keccak256(raw));
+    // Mining: every signed transaction once, in nonce order on one connection (automine: one block each).
+    const mining = (url: string) => runLoadInChild({ url, body: '', bodies: raws.map((raw) => body('eth_sendRawTransaction', [raw])), once: true, connections: 1, durationMs: 0, warmupMs: 0 });
+    const rows: Row[] = [{ name: `eth_sendRawTransaction with automine (${raws.length} txs, 1 connection)`, tracehook: await mining(tracehook.rpcUrl), anvil: await mining(anvil.url) }];
+    // anvil answers eth_sendRawTransaction before its automined block is in: wait for the last ones.
+    for (const url of [tracehook.rpcUrl, anvil.url]) {
+      const deadline = Date.now() + 10_000;
+      let mined = 0;
+      while ((mined = Number(await rpc(url, 'eth_getTransactionCount', [account.address, 'latest']))) !== raws.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (mined !== raws.length) throw new Error(`${url} mined ${mined} of ${raws.length} transactions`);
     }
     const transfers = hashes.slice(1);
     const half = Math.floor(transfers.length / 2);
@@ -117,7 +122,6 @@ async function main(): Promise<void> {
       { name: 'debug_traceCall callTracer, distinct calls', anvil: true, spec: { body: '', bodies: callBodies('debug_traceCall', (call) => [call, 'latest', { tracer: 'callTracer' }]), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
       { name: 'trace_call ["trace"], distinct calls', anvil: false, spec: { body: '', bodies: callBodies('trace_call', (call) => [call, ['trace'], 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
     ];
-    const rows: Row[] = [];
     // Blocking: latency of a cheap call on one connection while distinct traced calls load the others.
     const blocking = async (url: string): Promise<LoadResult> => {
       const spec = { connections: 1, durationMs: DURATION_MS, warmupMs: 1000 };

@@ -1,0 +1,66 @@
+// What keeping records at mining costs the miner: CPU and wall time per mined transaction
+// (eth_sendRawTransaction with automine, in-process, no HTTP) with records off (0) and on (default
+// budget), in alternating rounds on fresh chains so both settings see the same machine load.
+//
+//   npx tsx bench/minedRecords.bench.ts [--txs 400] [--rounds 4]
+//
+// The transactions are the traces bench's: an ERC-20 deployment, then transfers. anvil has no such
+// setting, so it is not run here; traces.bench.ts prints the mining row side by side with anvil.
+import { readFileSync, rmSync } from 'node:fs';
+import { encodeDeployData, encodeFunctionData, getContractAddress, hexToBytes, type Abi, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createDevChain } from '../src/engine/chain/devChain.js';
+import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
+
+const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+const token = JSON.parse(readFileSync(new URL('../fixtures/contracts/build/TraceToken.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const TXS = arg('txs', 400);
+const ROUNDS = arg('rounds', 4);
+
+async function signedTransactions(): Promise<Uint8Array[]> {
+  const base = { chainId: 31337, type: 'eip1559' as const, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+  const raws: Hex[] = [await account.signTransaction({ ...base, nonce: 0, gas: 1_000_000n, data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [10n ** 30n] }) })];
+  const to = getContractAddress({ from: account.address, nonce: 0n });
+  for (let i = 0; i < TXS; i++) {
+    const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [`0x${(0x1000 + i).toString(16).padStart(40, '0')}`, BigInt(i + 1)] });
+    raws.push(await account.signTransaction({ ...base, nonce: i + 1, gas: 100_000n, to, data }));
+  }
+  return raws.map((raw) => hexToBytes(raw));
+}
+
+/** Mines every transaction on a fresh chain; returns CPU and wall ms per transaction. */
+async function mine(raws: Uint8Array[], minedRecordBytes: number): Promise<{ cpuMs: number; wallMs: number }> {
+  const dataDir = makeTempDir('tracehook-mining-bench-');
+  const chain = await createDevChain({ dataDir, minedRecordBytes });
+  try {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (const raw of raws) await chain.sendRawTransaction(raw);
+    const used = process.cpuUsage(cpu);
+    return { cpuMs: (used.user + used.system) / 1000 / raws.length, wallMs: (performance.now() - started) / raws.length };
+  } finally {
+    await chain.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const raws = await signedTransactions();
+await mine(raws.slice(0, 50), 0); // JIT warm-up
+const settings = [
+  { name: 'records off (--mined-trace-memory-mb 0)', bytes: 0 },
+  { name: 'records on (64 MiB)', bytes: 64 * 1024 * 1024 },
+];
+const results = settings.map(() => [] as { cpuMs: number; wallMs: number }[]);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [i, s] of settings.entries()) results[i]!.push(await mine(raws, s.bytes));
+}
+const fmt = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} (median ${[...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(2)})`;
+console.log(`\nMining ${raws.length} transactions (automine, in-process), ${ROUNDS} alternating rounds per setting:\n`);
+console.log('| setting | CPU ms per tx | wall ms per tx |');
+console.log('| --- | ---: | ---: |');
+for (const [i, s] of settings.entries()) console.log(`| ${s.name} | ${fmt(results[i]!.map((r) => r.cpuMs))} | ${fmt(results[i]!.map((r) => r.wallMs))} |`);
