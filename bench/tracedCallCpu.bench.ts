@@ -1,0 +1,77 @@
+// CPU time per traced call and per cold replay on the code path a trace worker runs (a read-only
+// chain reader, the tracer, runTraceJob), in-process, no HTTP and no worker hop: steadier than the
+// HTTP rows of traces.bench.ts on a shared machine, since it counts CPU time, not wall time.
+//
+//   npx tsx bench/tracedCallCpu.bench.ts [--txs 400] [--calls 3000] [--no-cold] [--no-calls]
+//
+// The chain is the traces bench's (an ERC-20 deployment, then transfers, one per block); calls are
+// distinct transfers on the head, cold replays are callTracer traces of the mined transfers.
+import { readFileSync, rmSync } from 'node:fs';
+import { encodeDeployData, encodeFunctionData, getContractAddress, hexToBytes, type Abi, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { openChainReader } from '../src/engine/chain/chainReader.js';
+import { createDevChain } from '../src/engine/chain/devChain.js';
+import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
+import { createTracer } from '../src/engine/trace/createTracer.js';
+import { runTraceJob } from '../src/engine/trace/traceJob.js';
+import type { TraceRender } from '../src/engine/trace/traceRender.js';
+
+const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+const token = JSON.parse(readFileSync(new URL('../fixtures/contracts/build/TraceToken.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const TXS = arg('txs', 400);
+const CALLS = arg('calls', 3000);
+const recipient = (i: number): Hex => `0x${(0x1000 + i).toString(16).padStart(40, '0')}`;
+const transfer = (i: number) => encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [recipient(i), BigInt(i + 1)] });
+const render: TraceRender = { format: 'geth', request: { tracer: 'callTracer', config: {} } };
+
+const dataDir = makeTempDir('tracehook-bench-');
+const tokenAddress = getContractAddress({ from: account.address, nonce: 0n });
+const chain = await createDevChain({ dataDir });
+const base = { chainId: 31337, type: 'eip1559' as const, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+const deploy = encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [10n ** 30n] });
+await chain.sendRawTransaction(hexToBytes(await account.signTransaction({ ...base, nonce: 0, gas: 1_000_000n, data: deploy })));
+for (let i = 0; i < TXS; i++) {
+  await chain.sendRawTransaction(hexToBytes(await account.signTransaction({ ...base, nonce: i + 1, gas: 100_000n, to: tokenAddress, data: transfer(i) })));
+}
+await chain.close();
+
+const reader = openChainReader({ dataDir, chainId: 31337n, hardfork: 'prague' });
+const tracer = createTracer({ chain: reader, gasCap: 50_000_000n });
+const head = (await reader.getBlockByNumber(reader.headNumber()))!;
+
+/** CPU µs (all threads of the process) per item of `run`. */
+async function cpuPerItem(items: number, run: (i: number) => Promise<unknown>): Promise<number> {
+  const start = process.cpuUsage();
+  for (let i = 0; i < items; i++) await run(i);
+  const used = process.cpuUsage(start);
+  return Math.round((used.user + used.system) / items);
+}
+
+const from = hexToBytes(account.address);
+const to = hexToBytes(tokenAddress);
+const call = (i: number) =>
+  runTraceJob(tracer, { kind: 'calls', blockHash: head.hash(), stateRoot: head.header.stateRoot, timeoutMs: 10_000, calls: [{ call: { from, to, data: hexToBytes(transfer(100_000 + i)) }, render }] });
+async function replay(number: number) {
+  const block = (await reader.getBlockByNumber(BigInt(number)))!;
+  const context = { logIndexOffset: 0, blockHash: block.hash(), blockNumber: block.header.number, txHash: block.transactions[0]!.hash(), txIndex: 0 };
+  return runTraceJob(tracer, { kind: 'transaction', blockHash: block.hash(), index: 0, render, timeoutMs: 10_000, context });
+}
+
+const result: Record<string, number> = {};
+if (!process.argv.includes('--no-cold')) {
+  const half = Math.floor(TXS / 2);
+  result.coldFirstHalfUs = await cpuPerItem(half, (i) => replay(2 + i));
+  result.coldSecondHalfUs = await cpuPerItem(TXS - half, (i) => replay(2 + half + i));
+}
+if (!process.argv.includes('--no-calls')) {
+  await cpuPerItem(500, (i) => call(CALLS + i));
+  result.distinctCallUs = await cpuPerItem(CALLS, call);
+}
+console.log(JSON.stringify(result));
+reader.close();
+rmSync(dataDir, { recursive: true, force: true });
