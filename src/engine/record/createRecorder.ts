@@ -50,7 +50,8 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
   const common = vm.common;
   const sm = vm.stateManager;
   const prague = common.isActivatedEIP(7702);
-  const frames = createFrameTracker({ frontier: !common.gteHardfork(Hardfork.Homestead) });
+  const pairingGas = common.gteHardfork(Hardfork.Byzantium) ? { base: common.param('bn254PairingGas'), perPair: common.param('bn254PairingWordGas') } : undefined;
+  const frames = createFrameTracker({ frontier: !common.gteHardfork(Hardfork.Homestead), pairingGas });
   // EIP-2200's sentry applies from Istanbul on (Constantinople's EIP-1283 had none).
   const sentryGas = common.gteHardfork(Hardfork.Istanbul) ? common.param('sstoreSentryEIP2200Gas') : undefined;
   const state = needs.state ? createStateTracker(sm) : undefined;
@@ -132,7 +133,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
       evm.events.on('beforeMessage', onBeforeMessage);
       evm.events.on('afterMessage', onAfterMessage);
       if (steps) evm.events.on('step', onStep);
-      const probe = createProbeHooks({ frames, state, steps, prague, stipend, sentryGas });
+      const probe = createProbeHooks({ frames, state, steps, prague, stipend, sentryGas, staticWriteGas: common.isActivatedEIP(2929) });
       uninstall = installOpcodeProbe(evm, probe.hooks, probe.gasHooks);
     },
 

@@ -1,7 +1,7 @@
 // Classifies an ethereumjs exceptional halt into a client-neutral FrameError. ethereumjs folds
 // several distinct geth conditions into one message (code-deposit OOG, the EIP-2200 sentry and
 // RETURNDATACOPY out of bounds all come out as "out of gas"); the frame's last run state tells
-// them apart.
+// them apart. A failing precompile is always `precompileFailed`, whatever ethereumjs calls it.
 import { EVMError } from '@ethereumjs/evm';
 import type { FrameError, FrameErrorKind } from './types.js';
 import { OP, opcodeInputs } from './opcodeInfo.js';
@@ -44,7 +44,8 @@ export function classifyHalt(error: { error: string } | undefined, ctx: HaltCont
   if (!error) return undefined;
   const message = error.error;
   let kind: FrameErrorKind = BY_MESSAGE[message] ?? (message.startsWith(M.INVALID_JUMP) ? 'invalidJump' : 'other');
-  if (ctx.precompile && kind !== 'outOfGas' && kind !== 'revert') kind = 'precompileFailed';
+  // A precompile cannot REVERT: ethereumjs's bn254 precompiles report a bad point as "revert".
+  if (ctx.precompile && kind !== 'outOfGas') kind = 'precompileFailed';
   if (kind === 'outOfGas' && !ctx.precompile) {
     if (ctx.isCreate && ctx.returned) kind = 'codeStoreOutOfGas';
     else if (ctx.opCode === OP.SSTORE && ctx.sentry) kind = 'reentrancySentry';
@@ -60,4 +61,28 @@ export function classifyHalt(error: { error: string } | undefined, ctx: HaltCont
     out.message = `stack underflow (${ctx.stack?.length ?? 0} <=> ${opcodeInputs(ctx.opCode)})`;
   }
   return out;
+}
+
+/** BN254 pairing gas (EIP-197, repriced by EIP-1108): a base plus a price per 192-byte pair. */
+export interface PairingGas {
+  base: bigint;
+  perPair: bigint;
+}
+
+const PAIRING_ADDRESS = 8;
+
+/** The frame's callee is the BN254 pairing precompile (0x08). */
+export function isPairingPrecompile(address: Uint8Array | undefined): boolean {
+  return address !== undefined && address.length === 20 && address[19] === PAIRING_ADDRESS && address.subarray(0, 19).every((b) => b === 0);
+}
+
+/**
+ * Re-classifies a failed BN254 pairing call as geth does. ethereumjs checks the input length
+ * before the gas; geth charges the gas first (`out of gas` when it does not cover the pairs the
+ * input holds), then refuses the length as `bad elliptic curve pairing size` (core/vm/contracts.go).
+ */
+export function pairingHalt(error: FrameError, gas: bigint, inputLength: number, cost: PairingGas): FrameError {
+  if (error.kind !== 'precompileFailed' || error.message !== M.INVALID_INPUT_LENGTH) return error;
+  if (gas < cost.base + BigInt(Math.floor(inputLength / 192)) * cost.perPair) return { kind: 'outOfGas', message: M.OUT_OF_GAS };
+  return { kind: 'precompileFailed', message: 'bad elliptic curve pairing size' };
 }

@@ -4,7 +4,7 @@
 // position among a frame's children).
 import type { EVMResult, Message } from '@ethereumjs/evm';
 import { EVMError } from '@ethereumjs/evm';
-import { classifyHalt } from './frameError.js';
+import { type PairingGas, classifyHalt, isPairingPrecompile, pairingHalt } from './frameError.js';
 import type { FrameError, FrameKind, RecordedFrame, RecordedLog } from './types.js';
 
 /** What a CALL-or-CREATE probe saw just before the real handler ran. */
@@ -29,6 +29,8 @@ interface OpenFrame {
   index: number;
   message: Message;
   sentry: boolean;
+  /** geth would fail the frame's halting op for gas before refusing it (gethGasFirst.ts). */
+  gasFirstFailure?: 'outOfGas' | 'reentrancySentry';
   /** Alive-log count when the frame opened; restored if the frame fails. */
   aliveLogsAtStart: number;
 }
@@ -37,6 +39,8 @@ interface OpenFrame {
 export interface FrameTrackerOptions {
   /** Chainstart rules: a failed code deposit is not an error (geth, `frontier_create_outofstorage`). */
   frontier: boolean;
+  /** BN254 pairing prices, from Byzantium on (a failed pairing call is classified as geth does). */
+  pairingGas?: PairingGas;
 }
 
 export interface FrameTracker {
@@ -54,6 +58,8 @@ export interface FrameTracker {
   selfDestruct(beneficiary: Uint8Array, balance: bigint): void;
   /** The current frame's SSTORE met the EIP-2200 sentry (≤ 2300 gas left); its OOG is the sentry's. */
   markSentry(): void;
+  /** geth would fail the current frame's next op for gas before refusing it (static write, RETURNDATACOPY bounds). */
+  markGasFirstFailure(kind: 'outOfGas' | 'reentrancySentry'): void;
   log(address: Uint8Array, topics: Uint8Array[], data: Uint8Array): void;
 }
 
@@ -152,6 +158,8 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         precompile: frame.precompile,
         sentry: top.sentry,
       });
+      if ((error?.kind === 'writeProtection' || error?.kind === 'returnDataOutOfBounds') && top.gasFirstFailure) error = { kind: top.gasFirstFailure, message: M.OUT_OF_GAS };
+      if (error && options.pairingGas && frame.precompile && isPairingPrecompile(frame.to)) error = pairingHalt(error, frame.gas, frame.input.length, options.pairingGas);
       if (error && exec.exceptionError?.error === M.CODESTORE_OUT_OF_GAS && options.frontier) {
         // Frontier keeps the account and reports success with the code as output (geth).
         error = undefined;
@@ -196,6 +204,11 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         logs: [],
         requestedGas: p.requestedGas,
       });
+    },
+
+    markGasFirstFailure(kind) {
+      const top = open[open.length - 1];
+      if (top) top.gasFirstFailure = kind;
     },
 
     markSentry() {

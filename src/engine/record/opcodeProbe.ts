@@ -32,7 +32,7 @@ export type OpcodeHook = (runState: ProbeRunState, next: () => Promise<void> | v
  * Runs before an opcode's dynamic-gas handler, i.e. also for an attempt that then fails its gas
  * check (geth's OnOpcode sees those too). Only opcodes with dynamic gas can carry one.
  */
-export type GasHook = (runState: ProbeRunState) => void;
+export type GasHook = (runState: ProbeRunState) => Promise<void> | void;
 
 interface OpcodeEntry {
   opcodeInfo: { isAsync: boolean; code: number };
@@ -84,8 +84,8 @@ export function installOpcodeProbe(
       opcodeInfo: hook ? cloneAsync(entry.opcodeInfo) : entry.opcodeInfo,
       gasHandler:
         gasHook && gasHandler
-          ? (runState: unknown, gas: bigint, common: unknown) => {
-              gasHook(runState as ProbeRunState);
+          ? async (runState: unknown, gas: bigint, common: unknown) => {
+              await gasHook(runState as ProbeRunState);
               return gasHandler(runState, gas, common);
             }
           : entry.gasHandler,

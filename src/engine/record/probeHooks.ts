@@ -1,12 +1,14 @@
 // The opcode hooks a recorder installs through the probe: CALL-family and CREATE-family opcodes
 // (frame kind, gas handed over, calls that never start), SELFDESTRUCT and LOG (pseudo-frames and
 // logs), and, when state is recorded, the lookups of geth's prestate rules (SLOAD/SSTORE,
-// BALANCE, EXTCODE*, call and create targets). The trackers keep the results.
+// BALANCE, EXTCODE*, call and create targets), plus the gas checks geth makes before refusing a
+// write in a static context or a RETURNDATACOPY past the data (gethGasFirst.ts). The trackers keep the results.
 import { Address, bigIntToBytes, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
 import type { FrameTracker, PendingOpcodeFrame } from './frameTracker.js';
 import { OP } from './opcodeInfo.js';
 import type { GasHook, OpcodeHook, ProbeRunState } from './opcodeProbe.js';
 import type { StateTracker } from './stateTracker.js';
+import { STATIC_WRITE_OPS, type StaticWriteRunState, returnDataCopyGasFailure, staticWriteGasFailure } from './gethGasFirst.js';
 import type { StepTracker } from './stepTracker.js';
 import type { FrameKind } from './types.js';
 
@@ -20,6 +22,8 @@ export interface ProbeHookContext {
   stipend: bigint;
   /** The EIP-2200 sentry (Istanbul+), or undefined before it. */
   sentryGas: bigint | undefined;
+  /** EIP-2929 gas rules (Berlin+): refused static writes and RETURNDATACOPY past the data get geth's gas-first error. */
+  staticWriteGas: boolean;
 }
 
 const CALL_KINDS: ReadonlyMap<number, FrameKind> = new Map([
@@ -40,7 +44,7 @@ function readMemory(rs: ProbeRunState, offset: bigint, length: bigint): Uint8Arr
 
 /** Hooks (opcode → around-advice) and gas hooks for one recording session. */
 export function createProbeHooks(ctx: ProbeHookContext): { hooks: Map<number, OpcodeHook>; gasHooks: Map<number, GasHook> } {
-  const { frames, state, steps, prague, stipend, sentryGas } = ctx;
+  const { frames, state, steps, prague, stipend, sentryGas, staticWriteGas } = ctx;
 
   const callHook =
     (op: number): OpcodeHook =>
@@ -151,6 +155,20 @@ export function createProbeHooks(ctx: ProbeHookContext): { hooks: Map<number, Op
   if (sentryGas !== undefined) {
     gasHooks.set(OP.SSTORE, (rs) => {
       if (rs.interpreter.getGasLeft() <= sentryGas) frames.markSentry();
+    });
+  }
+  if (staticWriteGas) {
+    for (const op of STATIC_WRITE_OPS) {
+      const before = gasHooks.get(op);
+      gasHooks.set(op, async (rs) => {
+        await before?.(rs);
+        const failure = await staticWriteGasFailure(rs as unknown as StaticWriteRunState);
+        if (failure) frames.markGasFirstFailure(failure);
+      });
+    }
+    gasHooks.set(OP.RETURNDATACOPY, (rs) => {
+      const failure = returnDataCopyGasFailure(rs as unknown as StaticWriteRunState);
+      if (failure) frames.markGasFirstFailure(failure);
     });
   }
   return { hooks, gasHooks };

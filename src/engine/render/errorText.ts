@@ -42,8 +42,10 @@ export function gethErrorText(error: FrameError): string {
     case 'invalidCodePrefix':
       return 'invalid code: must not begin with 0xef';
     case 'precompileFailed':
-      // ethereumjs reports a bad blake2f input as "value out of range"; geth says this.
-      return error.message === 'value out of range' ? 'invalid input length' : error.message;
+      // ethereumjs reports a bad blake2f input as "value out of range", and a bad bn254 point as
+      // "revert"; geth says these (the latter from its bn256 library, for a point off the curve).
+      if (error.message === 'value out of range') return 'invalid input length';
+      return error.message === 'revert' ? 'bn256: malformed point' : error.message;
     case 'other':
       return error.message;
   }
