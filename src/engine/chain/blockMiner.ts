@@ -25,6 +25,8 @@ export interface SkippedTransaction {
 
 export interface BuiltBlock {
   block: Block;
+  /** State root the block was built on: the working root, i.e. the parent's root plus dev setter changes. */
+  preStateRoot: Uint8Array;
   receipts: ReceiptRecord[];
   results: RunTxResult[];
   /** Execution record of each included transaction, when the miner records (else undefined). */
@@ -71,14 +73,14 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
   let vm: VM = await core.createVmOn(await core.openState(core.workingRoot(), 'persistent'));
   const coinbase = hexToBytes(core.config.coinbase as `0x${string}`);
 
-  async function syncToWorkingRoot(): Promise<void> {
-    const root = core.workingRoot();
+  async function syncToWorkingRoot(root: Uint8Array): Promise<void> {
     if (!equalsBytes(await vm.stateManager.getStateRoot(), root)) await vm.stateManager.setStateRoot(root);
   }
 
   return {
     async build(transactions, timestampSec) {
-      await syncToWorkingRoot();
+      const preStateRoot = core.workingRoot();
+      await syncToWorkingRoot(preStateRoot);
       const parent = core.head();
       const baseFee = nextBaseFee(parent, core.config.baseFeeWei);
       const number = parent.header.number + 1n;
@@ -136,7 +138,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
         };
       });
       store?.stage(block, records);
-      return { block, receipts, results, records: store && records, skipped };
+      return { block, preStateRoot, receipts, results, records: store && records, skipped };
     },
     async reset() {
       store?.discardStaged();

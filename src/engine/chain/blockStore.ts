@@ -1,10 +1,11 @@
 // SQLite tables of the dev chain's blocks: block bodies and receipts by hash, the canonical
-// number→hash index, the transaction index, a log index for eth_getLogs, and a small meta table
-// (head, working state root). Callers group writes in one `db.transaction` with the trie flush.
+// number→hash index, the transaction index, a log index for eth_getLogs, the state root a block was
+// built on when dev setters made it differ from the parent's, and a small meta table (head, working
+// state root). Callers group writes in one `db.transaction` with the trie flush.
 import type { Database, Statement } from 'better-sqlite3';
 import { type Block, createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { type ReceiptRecord, bytesToReceiptRecords, receiptRecordsToBytes } from './receiptCodec.js';
 
 /** Where a transaction sits on the canonical chain. */
@@ -36,8 +37,16 @@ export interface BlockStore {
   getBlockByHash(hash: Uint8Array): Block | undefined;
   getReceiptRecords(blockHash: Uint8Array): ReceiptRecord[] | undefined;
   getTxLocation(txHash: Uint8Array): TxLocation | undefined;
-  /** Stores a block with its receipts and makes it canonical at its number. */
-  putCanonicalBlock(block: Block, receipts: readonly ReceiptRecord[]): void;
+  /**
+   * Stores a block with its receipts and makes it canonical at its number. `preStateRoot` is the
+   * root the miner built it on; it is kept only when it differs from the parent's state root.
+   */
+  putCanonicalBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot?: Uint8Array): void;
+  /**
+   * State root `block` was built on: the stored one (dev setters ran after its parent), else its
+   * parent's state root; undefined for a block whose parent is not stored (genesis).
+   */
+  preStateRoot(block: Block): Uint8Array | undefined;
   /** Removes canonical blocks above `number` (and their rows); returns them newest first. */
   removeCanonicalAbove(number: bigint): Block[];
   /** Highest canonical number, or -1n for an empty store. */
@@ -64,6 +73,7 @@ CREATE TABLE IF NOT EXISTS logs (
   PRIMARY KEY (block_number, log_index)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS logs_address ON logs (address, block_number);
 CREATE INDEX IF NOT EXISTS logs_topic0 ON logs (topic0, block_number);
+CREATE TABLE IF NOT EXISTS pre_state_roots (hash BLOB PRIMARY KEY, root BLOB NOT NULL) WITHOUT ROWID;
 `;
 
 function toBuffer(bytes: Uint8Array): Buffer {
@@ -74,7 +84,10 @@ function fromBuffer(buffer: Buffer): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
-/** Creates the tables if needed and returns the store. */
+/**
+ * Creates the tables if needed (a data dir from an older version gets the ones it lacks) and
+ * returns the store. A read-only connection relies on the writer having opened the data dir first.
+ */
 export function createBlockStore(options: BlockStoreOptions): BlockStore {
   const { db, common } = options;
   const cacheBlocks = options.cacheBlocks ?? 1024;
@@ -99,6 +112,9 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     deleteTxsAbove: db.prepare('DELETE FROM transactions WHERE block_number > ?'),
     deleteLogsAbove: db.prepare('DELETE FROM logs WHERE block_number > ?'),
     deleteBlock: db.prepare('DELETE FROM blocks WHERE hash = ?'),
+    preStateRoot: db.prepare('SELECT root FROM pre_state_roots WHERE hash = ?') as Statement<[Buffer], { root: Buffer }>,
+    insertPreStateRoot: db.prepare('INSERT OR REPLACE INTO pre_state_roots (hash, root) VALUES (?, ?)'),
+    deletePreStateRoot: db.prepare('DELETE FROM pre_state_roots WHERE hash = ?'),
   };
   db.defaultSafeIntegers(false);
   for (const statement of [q.highest, q.tx]) statement.safeIntegers(true);
@@ -142,11 +158,14 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       const row = q.tx.get(toBuffer(txHash));
       return row ? { blockHash: fromBuffer(row.block_hash), blockNumber: row.block_number, index: Number(row.idx) } : undefined;
     },
-    putCanonicalBlock(block, receipts) {
+    putCanonicalBlock(block, receipts, preStateRoot) {
       const hash = block.hash();
       const number = block.header.number;
       q.insertBlock.run(toBuffer(hash), number, toBuffer(block.serialize()), toBuffer(receiptRecordsToBytes(receipts)));
       q.insertCanonical.run(number, toBuffer(hash));
+      const parentRoot = getBlockByHash(block.header.parentHash)?.header.stateRoot;
+      if (preStateRoot && !(parentRoot && equalsBytes(preStateRoot, parentRoot))) q.insertPreStateRoot.run(toBuffer(hash), toBuffer(preStateRoot));
+      else q.deletePreStateRoot.run(toBuffer(hash));
       let logIndex = 0;
       block.transactions.forEach((tx, i) => {
         q.insertTx.run(toBuffer(tx.hash()), number, i);
@@ -157,12 +176,17 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       });
       cacheBlock(bytesToUnprefixedHex(hash), block);
     },
+    preStateRoot(block) {
+      const row = q.preStateRoot.get(toBuffer(block.hash()));
+      return row ? fromBuffer(row.root) : getBlockByHash(block.header.parentHash)?.header.stateRoot;
+    },
     removeCanonicalAbove(number) {
       const removed: Block[] = [];
       for (const row of q.canonicalAbove.all(number)) {
         const block = getBlockByHash(fromBuffer(row.hash));
         if (block) removed.push(block);
         q.deleteBlock.run(row.hash);
+        q.deletePreStateRoot.run(row.hash);
         blockCache.delete(row.hash.toString('hex'));
       }
       q.deleteCanonicalAbove.run(number);

@@ -1,6 +1,7 @@
 // The persistent core of the dev chain: opens `<dataDir>/chain.sqlite`, writes genesis once, keeps
 // the head and the working state root, and commits blocks / setter changes / rewinds atomically
-// (trie nodes, block, receipts, indexes and head pointer in ONE SQLite transaction). It also
+// (trie nodes, block, receipts, indexes, the root a block was built on and head pointer in ONE
+// SQLite transaction). It also
 // implements the read-only ChainView. Mining, validation and RPC concerns live elsewhere.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { KECCAK256_RLP, bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
-import { ServiceError } from '../../rpc/errors.js';
+import { ResourceNotFoundError, ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { type TrieNodeStore, createTrieNodeStore } from '../state/trieNodeStore.js';
@@ -49,8 +50,11 @@ export interface ChainCore extends ChainView {
    * no fee check applies. Memoised, because building a header costs milliseconds.
    */
   zeroBaseFeeBlock(block: Block): Block;
-  /** Persists a mined block as the new head (its state root becomes the working root). */
-  commitBlock(block: Block, receipts: readonly ReceiptRecord[]): void;
+  /**
+   * Persists a mined block as the new head (its state root becomes the working root), with the
+   * root the miner built it on (kept when dev setters made it differ from the parent's root).
+   */
+  commitBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot: Uint8Array): void;
   /** Persists buffered trie nodes and a new working root (dev setters). */
   commitWorkingRoot(root: Uint8Array): void;
   /** Drops buffered trie nodes after a failed write. */
@@ -211,6 +215,11 @@ function createCore(parts: CoreParts): ChainCore {
       const records = block && blocks.getReceiptRecords(blockHash);
       return block && records ? receiptRecordsToChainReceipts(block, records, common) : [];
     },
+    async preStateRoot(block) {
+      const root = blocks.preStateRoot(block);
+      if (!root) throw new ResourceNotFoundError(`parent of block ${block.header.number} not found`);
+      return root;
+    },
     async createVm(options: CreateVmOptions) {
       return createVmOn(await openState(options.stateRoot, 'overlay'));
     },
@@ -224,10 +233,10 @@ function createCore(parts: CoreParts): ChainCore {
     withReadVm: reads.withReadVm,
     withVm: reads.withReadVm,
     zeroBaseFeeBlock: reads.zeroBaseFeeBlock,
-    commitBlock(block, receipts) {
+    commitBlock(block, receipts, preStateRoot) {
       db.transaction(() => {
         trieStore.flushPending();
-        blocks.putCanonicalBlock(block, receipts);
+        blocks.putCanonicalBlock(block, receipts, preStateRoot);
         blocks.setMeta(META_HEAD, block.hash());
         blocks.setMeta(META_WORKING_ROOT, block.header.stateRoot);
       })();

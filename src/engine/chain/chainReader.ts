@@ -8,7 +8,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { createVM } from '@ethereumjs/vm';
-import { ServiceError } from '../../rpc/errors.js';
+import { ResourceNotFoundError, ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { createStateReadCache } from '../state/stateReadCache.js';
@@ -94,6 +94,11 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
       const block = canonicalByHash(blockHash);
       const records = block && blocks.getReceiptRecords(blockHash);
       return block && records ? receiptRecordsToChainReceipts(block, records, common) : [];
+    },
+    async preStateRoot(block) {
+      const root = blocks.preStateRoot(block);
+      if (!root) throw new ResourceNotFoundError(`parent of block ${block.header.number} not found`);
+      return root;
     },
     createVm: async ({ stateRoot }) => createVmOn(await openState(stateRoot)),
     withVm: (root, fn) => reads.withReadVm(root, fn),

@@ -153,6 +153,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     resolveBlock: (id) => core.resolveBlock(id),
     getTransaction: (h) => core.getTransaction(h),
     getReceipts: (h) => core.getReceipts(h),
+    preStateRoot: (block) => core.preStateRoot(block),
     createVm: (o) => core.createVm(o),
     withVm: (root, fn) => core.withReadVm(root, fn),
     stateRootAt: (block) => core.stateRootAt(block),

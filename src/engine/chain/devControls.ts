@@ -82,7 +82,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
       await miner.reset();
       return built;
     }
-    core.commitBlock(built.block, built.receipts);
+    core.commitBlock(built.block, built.receipts, built.preStateRoot);
     nextTimestampSec = undefined;
     return built;
   }

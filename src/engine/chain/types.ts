@@ -63,7 +63,7 @@ export interface HeadEvent {
 
 /** Options of {@link ChainView.createVm}. */
 export interface CreateVmOptions {
-  /** State root the VM starts from (e.g. the parent block's `stateRoot` to replay a block). */
+  /** State root the VM starts from (e.g. {@link ChainView.preStateRoot} to replay a block). */
   stateRoot: Uint8Array;
 }
 
@@ -101,6 +101,13 @@ export interface ChainView {
    * opcode table per request. A VM whose `fn` threw is not reused.
    */
   withVm<T>(stateRoot: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T>;
+  /**
+   * State root `block` was built on, which a replay of it must start from: its parent's state root
+   * plus whatever dev setters changed before it was mined (kept per block hash, so it survives a
+   * restart and a re-mined block after `evm_revert` has its own). ResourceNotFoundError without a
+   * stored parent (genesis).
+   */
+  preStateRoot(block: Block): Promise<Uint8Array>;
   /** State root to read at `block`: the working root for the head (dev setters apply), else the block's own. */
   stateRootAt(block: Block): Uint8Array;
   /** Subscribes to head changes; returns the unsubscribe function. */

@@ -213,7 +213,7 @@ export function createTracer(options: TracerOptions): Tracer {
       throw new InvalidParamsError(`txIndex ${txIndex} is out of range: block has ${block.transactions.length} transactions`);
     }
     const parent = await parentOf(block);
-    const vm = await chain.createVm({ stateRoot: parent.header.stateRoot });
+    const vm = await chain.createVm({ stateRoot: await chain.preStateRoot(block) });
     if (txIndex > 0) {
       const none: RecordNeeds = { state: false, steps: undefined };
       // Record the last of the first txIndex transactions only to make the replay run that far.
@@ -263,7 +263,7 @@ export function createTracer(options: TracerOptions): Tracer {
       const kept = minedRecordOf(mined.block, mined.tx, needs);
       if (kept) return kept;
       const parent = await parentOf(mined.block);
-      const records = await withScratchVm(parent.header.stateRoot, (vm) =>
+      const records = await withScratchVm(await chain.preStateRoot(mined.block), (vm) =>
         replayBlock({ vm, block: mined.block, parent, needsAt: (i) => (i === mined.index ? needs : undefined), guard: guard(timeoutMs) }),
       );
       return records.get(mined.index)!;
@@ -274,7 +274,7 @@ export function createTracer(options: TracerOptions): Tracer {
       const kept = await minedBlockTraces(block, needs);
       if (kept) return kept;
       const parent = await parentOf(block);
-      const records = await withScratchVm(parent.header.stateRoot, (vm) => replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs) }));
+      const records = await withScratchVm(await chain.preStateRoot(block), (vm) => replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs) }));
       const offsets = await logOffsets(chain, block);
       return block.transactions.map((tx, i) => ({ tx, record: records.get(i)!, context: contextFor(block, tx, i, offsets[i] ?? 0) }));
     },
