@@ -15,6 +15,7 @@ import { type VM, createVM } from '@ethereumjs/vm';
 import { ResourceNotFoundError, ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
+import { createStateReadCache } from '../state/stateReadCache.js';
 import { type TrieNodeStore, createTrieNodeStore } from '../state/trieNodeStore.js';
 import { type BlockStore, createBlockStore } from './blockStore.js';
 import { type DevChainConfig, createChainCommon } from './chainConfig.js';
@@ -169,9 +170,13 @@ function createCore(parts: CoreParts): ChainCore {
     return canonical && equalsBytes(canonical, hash) ? block : undefined;
   }
 
+  // Trie reads shared by every overlay (eth_call, estimates, in-process traces), keyed by root: a
+  // root's content never changes, so nothing is ever stale. The persistent miner state keeps its own.
+  const stateReads = createStateReadCache();
+
   async function openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager> {
     try {
-      return await createStateManagerAt({ store: trieStore, common, root, mode });
+      return await createStateManagerAt({ store: trieStore, common, root, mode, reads: mode === 'overlay' ? stateReads : undefined });
     } catch (error) {
       throw new ServiceError(`unknown state root ${bytesToHex(root)}`, { cause: error });
     }
@@ -272,6 +277,7 @@ function createCore(parts: CoreParts): ChainCore {
     close() {
       listeners.clear();
       reads.clear();
+      stateReads.clear();
       db.close();
     },
   };
