@@ -1,4 +1,4 @@
-// Replays a mined block on the state of its parent, exactly as the miner built it: ethereumjs's
+// Replays a mined block on the state the miner built it on, exactly as it built it: ethereumjs's
 // BlockBuilder applies the block-start system updates (EIP-4788 beacon root, EIP-2935 block hash)
 // and runs the transactions in order. Transactions before the traced ones run without a
 // recorder; each traced one runs with a recorder for its needs. Nothing is written back, and unless
@@ -12,7 +12,7 @@ import { installExecutionGuard, type ExecutionGuardOptions } from './executionGu
 import { installFastEipLookup } from './fastEipLookup.js';
 
 export interface ReplayBlockOptions {
-  /** A VM on the parent block's state root (ChainView.createVm). */
+  /** A VM on the block's pre-state root (ChainView.preStateRoot: the parent's root plus dev setter changes). */
   vm: VM;
   block: Block;
   parent: Block;
