@@ -17,7 +17,7 @@ import { type RpcResponse, rpc } from './chainRpc.js';
 import { deployCode } from './evmAssembler.js';
 import { AMPLE_GAS, type Program, type RenderContext, type Tx, intrinsicGas, renderCode, renderInit } from './fuzzProgram.js';
 import type { Json } from './traceAnvilPair.js';
-import { type Diff, type Entry, type Obj, PremiseError, bornAsParity, dropFailedSstoreSlots, parityAsOurs, replayTraceFromTransaction, callTracerAsGeth, clone, dropCodeHash, dropEmptyAccounts, normalizeParity } from './traceDifferences.js';
+import { type Diff, type Entry, type Obj, PremiseError, addFailedCreateTargets, bornAsParity, hasFailedCreate, dropFailedSstoreSlots, parityAsOurs, replayTraceFromTransaction, callTracerAsGeth, clone, dropCodeHash, dropEmptyAccounts, normalizeParity } from './traceDifferences.js';
 
 export interface FuzzPair {
   anvil: AnvilProcess;
@@ -210,6 +210,7 @@ async function compareTransaction(pair: FuzzPair, tx: SentTx): Promise<Mismatch[
   const receiptLogIndices = (ourReceipt.logs as Obj[]).map((log) => Number(log.logIndex));
   check('callTracer log index = receipt logIndex', () => receiptLogIndices, ourLogIndices);
   const outOfGas = JSON.stringify(ourCalls).includes('"error":"out of gas"');
+  const failedCreate = hasFailedCreate(ourCalls as Obj);
 
   const [theirPre, ourPre] = (await both('debug_traceTransaction', [tx.hash, { tracer: 'prestateTracer' }])) as [Obj, Obj];
   const actualPre = clone(ourPre);
@@ -218,6 +219,7 @@ async function compareTransaction(pair: FuzzPair, tx: SentTx): Promise<Mismatch[
     const expected = clone(theirPre);
     dropEmptyAccounts(expected);
     dropFailedSstoreSlots(expected, actualPre, outOfGas);
+    addFailedCreateTargets(expected, actualPre, failedCreate);
     return expected;
   }, actualPre);
 

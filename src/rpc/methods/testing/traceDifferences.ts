@@ -46,6 +46,8 @@ export const DIFFERENCES = {
     'callTracer withLog `index`: anvil counts from the transaction\'s first log and counts logs of reverted frames; geth (and we) give the log\'s index in the block, where a reverted frame\'s logs leave no gap (StateDB.AddLog sets log.Index from logSize, the journal undoes it), i.e. the receipt\'s `logIndex`.',
   prestateFailedSstore:
     'prestateTracer: anvil lists the slot of an SSTORE that fails for gas; geth (and we) do not (the prestate tracer\'s OnOpcode returns on an error, eth/tracers/native/prestate.go).',
+  prestateFailedCreateTarget:
+    'prestateTracer: when a CREATE/CREATE2 fails (its balance pre-check, a collision) at the address of an existing account, anvil leaves that account out; geth (and we) list it with its prestate (the tracer looks up the address of every CREATE/CREATE2 it sees and drops only accounts that were empty: eth/tracers/native/prestate.go, prestate_tracer/create_existing_contract.json).',
   stateDiffBornZeroSlots:
     'stateDiff of a born account: anvil leaves out slots written and set back to zero; OpenEthereum (and we) list them as `+ 0x0…0` (core-geth state_diff/storage_changed_keep_zero.json).',
   returnDataCopyGasOrder:
@@ -93,6 +95,25 @@ function bornZeroSlots(theirs: Diff, ours: Diff): void {
       if (slot in storage || (change as Obj)['+'] !== ZERO_WORD) continue;
       storage[slot] = change;
     }
+  }
+}
+
+/** A CREATE/CREATE2 frame in a callTracer tree failed. */
+export function hasFailedCreate(frame: Obj): boolean {
+  if (['CREATE', 'CREATE2'].includes(String(frame.type)) && typeof frame.error === 'string') return true;
+  return ((frame.calls as Obj[] | undefined) ?? []).some(hasFailedCreate);
+}
+
+/**
+ * DIFFERENCES.prestateFailedCreateTarget: our accounts that anvil lacks, added to anvil's answer,
+ * when a CREATE/CREATE2 of the transaction failed and the account already held code or a nonce.
+ */
+export function addFailedCreateTargets(theirs: Obj, ours: Obj, failedCreate: boolean): void {
+  for (const [address, account] of Object.entries(ours)) {
+    if (address in theirs) continue;
+    const mine = account as Obj;
+    premise(failedCreate && (mine.code !== undefined || mine.nonce !== undefined), DIFFERENCES.prestateFailedCreateTarget, { address, account });
+    theirs[address] = clone(mine);
   }
 }
 
