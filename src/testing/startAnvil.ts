@@ -41,10 +41,14 @@ async function waitForRpc(url: string, timeoutMs: number): Promise<void> {
   }
 }
 
-/** Starts anvil with its defaults (chain 31337, test mnemonic) plus `args`. */
+/**
+ * Starts anvil with its defaults (chain 31337, test mnemonic) plus `args`, on the embedded chain's
+ * default hardfork (prague) unless `args` name one: anvil 1.7.1's own default is a later fork.
+ */
 export async function startAnvil(args: string[] = []): Promise<AnvilProcess> {
   const port = await freePort();
-  const child = spawn(ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), ...args], { stdio: 'ignore' });
+  const fork = args.includes('--hardfork') ? [] : ['--hardfork', 'prague'];
+  const child = spawn(ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), ...fork, ...args], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   await waitForRpc(url, 15_000);
