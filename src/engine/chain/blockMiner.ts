@@ -3,7 +3,7 @@
 // the core commits the block. Header rules follow anvil (see nextBaseFee). With a record store, each
 // included transaction runs with the recorder (frames and logs) and the block's records are staged
 // there until the core commits the block.
-import { type Block, createBlock } from '@ethereumjs/block';
+import { Block, createBlock } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import { bigIntToBytes, bigIntToUnpaddedBytes, concatBytes, equalsBytes, generateAddress, hexToBytes } from '@ethereumjs/util';
@@ -12,6 +12,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { attachRecorder } from '../record/createRecorder.js';
 import type { ExecutionRecord } from '../record/types.js';
 import type { ChainCore } from './chainCore.js';
+import { createPreparedCommon } from './chainConfig.js';
 import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 
@@ -70,7 +71,10 @@ export interface BlockMinerOptions {
 /** Creates the miner over the core's persistent state. */
 export async function createBlockMiner(core: ChainCore, options: BlockMinerOptions = {}): Promise<BlockMiner> {
   const store = options.records;
-  let vm: VM = await core.createVmOn(await core.openState(core.workingRoot(), 'persistent'));
+  // The headers and blocks the builder constructs copy the VM's Common: a prepared one spares
+  // each of them the parameter merge.
+  const createMinerVm = async (): Promise<VM> => core.createVmOn(await core.openState(core.workingRoot(), 'persistent'), createPreparedCommon(core.common));
+  let vm: VM = await createMinerVm();
   const coinbase = hexToBytes(core.config.coinbase as `0x${string}`);
 
   async function syncToWorkingRoot(root: Uint8Array): Promise<void> {
@@ -122,7 +126,11 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
         included.push(tx);
         if (recorder) records.push(await recorder.finish(result));
       }
-      const { block } = await builder.build();
+      const built = (await builder.build()).block;
+      // build() re-creates every transaction from its fields; the block keeps the admitted objects
+      // instead, which carry their hash and recovered sender (receipts, the index and the webhook
+      // follower read both again, and a fresh object would recover the sender a second time).
+      const block = new Block(built.header, included, built.uncleHeaders, built.withdrawals);
       const receipts = builder.transactionReceipts.map((receipt, i): ReceiptRecord => {
         const tx = included[i]!;
         const result = results[i]!;
@@ -143,7 +151,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
     async reset() {
       store?.discardStaged();
       core.discardPending();
-      vm = await core.createVmOn(await core.openState(core.workingRoot(), 'persistent'));
+      vm = await createMinerVm();
     },
   };
 }

@@ -39,8 +39,11 @@ export interface ChainCore extends ChainView {
   openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager>;
   /** A shared, read-only state manager on `root` (LRU of recent roots); never write to it. */
   readState(root: Uint8Array): Promise<MerkleStateManager>;
-  /** A VM over `stateManager` with the canonical chain for BLOCKHASH and its own Common copy. */
-  createVmOn(stateManager: MerkleStateManager): Promise<VM>;
+  /**
+   * A VM over `stateManager` with the canonical chain for BLOCKHASH and its own Common copy, or
+   * `common` when given (the miner passes a prepared one, see createPreparedCommon).
+   */
+  createVmOn(stateManager: MerkleStateManager, common?: Common): Promise<VM>;
   /**
    * Lends a pooled overlay VM on `root` to `fn`, which must leave its state unchanged
    * (checkpoint/revert). Faster than createVm for calls and estimates.
@@ -182,8 +185,8 @@ function createCore(parts: CoreParts): ChainCore {
     }
   }
 
-  async function createVmOn(stateManager: MerkleStateManager): Promise<VM> {
-    return createVM({ common: common.copy(), stateManager, blockchain: vmBlockchain });
+  async function createVmOn(stateManager: MerkleStateManager, vmCommon: Common = common.copy()): Promise<VM> {
+    return createVM({ common: vmCommon, stateManager, blockchain: vmBlockchain });
   }
 
   const reads = createReadCaches({ common, openState, createVmOn });

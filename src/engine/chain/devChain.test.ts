@@ -80,4 +80,17 @@ describe('dev chain', () => {
     const state = await chain.stateAt((await chain.getBlockByNumber(12n))!);
     expect((await state.getAccount(chain.accounts[5]!.address))!.balance).toBe(10_000n * 10n ** 18n + 78n);
   });
+
+  it('behavior: the mined block holds the admitted transaction objects, whose sender was recovered once', async () => {
+    const { chain } = await open();
+    const signed = signWithDevKey(chain, 1, { type: 2, nonce: 0n, gasLimit: 21_000n, to: chain.accounts[2]!.address, value: 5n, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1n });
+    const hash = await chain.sendRawTransaction(signed.serialize());
+    const { tx, block } = (await chain.getTransaction(hash))!;
+    // A re-created transaction would start with an empty cache and recover its sender again.
+    expect((tx as unknown as { cache: { senderPubKey?: Uint8Array } }).cache.senderPubKey).toBeDefined();
+    expect(tx.getSenderAddress().equals(chain.accounts[1]!.address)).toBe(true);
+    expect(tx.hash()).toEqual(hash);
+    expect(block.transactions[0]).toBe(tx);
+    expect(block.serialize()).toEqual((await chain.getBlockByNumber(1n))!.serialize());
+  });
 });

@@ -10,7 +10,7 @@ import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
 import { ServerError } from '../../rpc/errors.js';
 import { type BlockMiner, createBlockMiner, nextBaseFee } from './blockMiner.js';
 import { type CallTarget, executeCall } from './callExecution.js';
-import { type DevChainConfig, type DevChainOptions, resolveChainConfig } from './chainConfig.js';
+import { type DevChainConfig, type DevChainOptions, createPreparedCommon, resolveChainConfig } from './chainConfig.js';
 import { type ChainCore, openChainCore } from './chainCore.js';
 import type { DevAccount } from './devAccounts.js';
 import { type DevControls, createDevControls } from './devControls.js';
@@ -95,6 +95,8 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   const locked = createLock();
   const automine = config.blockTimeSec === 0;
   const handle = createDevControls({ core, miner, pool, locked });
+  // Submitted transactions are built on a prepared Common (no parameter merge per transaction).
+  const txCommon = createPreparedCommon(core.common);
 
   /** The working state, read-only (shared with other readers of the same root). */
   async function workingState(): Promise<MerkleStateManager> {
@@ -166,7 +168,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     nextBaseFee: () => nextBaseFee(core.head(), config.baseFeeWei),
     suggestedPriorityFee,
     async sendRawTransaction(raw) {
-      const tx = decodeRawTransaction(raw, core.common);
+      const tx = decodeRawTransaction(raw, txCommon);
       return locked(() => submit(tx));
     },
     async sendTransaction(request) {
@@ -189,7 +191,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
         const type = requestTxType(request);
         const gasLimit = request.gas ?? (await estimateGas(core, { ...filledRequest, ...(type < 2 ? { gasPrice: fees.gasPrice } : { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: priority }) }, callTarget(core.head())));
         const nonce = request.nonce ?? (await pendingNonce(signer.address.bytes));
-        const unsigned = requestToTransaction(filledRequest, { type, nonce, gasLimit, ...fees, chainId: core.chainId }, core.common);
+        const unsigned = requestToTransaction(filledRequest, { type, nonce, gasLimit, ...fees, chainId: core.chainId }, txCommon);
         return submit(unsigned.sign(signer.privateKey));
       });
     },
