@@ -4,6 +4,7 @@
 // included transaction runs with the recorder (frames and logs) and the block's records are staged
 // there until the core commits the block.
 import { Block, createBlock } from '@ethereumjs/block';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import { bigIntToBytes, bigIntToUnpaddedBytes, concatBytes, equalsBytes, generateAddress, hexToBytes } from '@ethereumjs/util';
@@ -61,6 +62,12 @@ export interface BlockMiner {
   build(transactions: readonly TypedTransaction[], timestampSec: bigint): Promise<BuiltBlock>;
   /** Resets the miner after a build that will not be committed. */
   reset(): Promise<void>;
+  /**
+   * The miner's own state, on the working root: admission reads the sender there (under the
+   * chain's lock), where the next build finds it cached, instead of opening a state per new root.
+   * Read only.
+   */
+  workingState(): Promise<MerkleStateManager>;
 }
 
 export interface BlockMinerOptions {
@@ -152,6 +159,10 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
       store?.discardStaged();
       core.discardPending();
       vm = await createMinerVm();
+    },
+    async workingState() {
+      await syncToWorkingRoot(core.workingRoot());
+      return vm.stateManager as MerkleStateManager;
     },
   };
 }

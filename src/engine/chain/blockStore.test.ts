@@ -36,10 +36,11 @@ function receipt(logs: ReceiptRecord['logs']): ReceiptRecord {
   return { status: 1, cumulativeGasUsed: 21_000n, gasUsed: 21_000n, effectiveGasPrice: 1n, contractAddress: undefined, from: alice!.address.bytes, logs };
 }
 
-function openStore() {
+function openStore(options: { cacheReceiptBlocks?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'block-store-'));
   dirs.push(dir);
-  return createBlockStore({ db: new Database(join(dir, 'b.sqlite')), common });
+  const db = new Database(join(dir, 'b.sqlite'));
+  return Object.assign(createBlockStore({ db, common, ...options }), { db });
 }
 
 describe('block store', () => {
@@ -79,5 +80,23 @@ describe('block store', () => {
     expect(store.getTxLocation(blocks[2]!.transactions[0]!.hash())).toBeUndefined();
     expect(store.getBlockByHash(blocks[2]!.hash())).toBeUndefined();
     expect(store.queryLogs({ fromBlock: 0n, toBlock: 9n, topics: [] })).toEqual([{ blockNumber: 1n, logIndex: 0 }]);
+  });
+
+  it('behavior: receipts of recently stored blocks come from memory, equal to what SQLite holds, and leave with their block', () => {
+    const store = openStore({ cacheReceiptBlocks: 2 });
+    const blocks = [block(1n, [0n]), block(2n, [1n]), block(3n, [2n])];
+    const stored = blocks.map((b, i) => [receipt([{ address: A, topics: [T1], data: new Uint8Array([i]) }])]);
+    blocks.forEach((b, i) => store.putCanonicalBlock(b, stored[i]!));
+    const cold = createBlockStore({ db: store.db, common });
+    for (const [i, b] of blocks.entries()) {
+      expect(store.getReceiptRecords(b.hash())).toEqual(stored[i]);
+      expect(cold.getReceiptRecords(b.hash())).toEqual(stored[i]);
+    }
+    // Callers get their own array: changing it does not change what the store answers.
+    store.getReceiptRecords(blocks[2]!.hash())!.pop();
+    expect(store.getReceiptRecords(blocks[2]!.hash())).toHaveLength(1);
+    store.removeCanonicalAbove(1n);
+    expect(store.getReceiptRecords(blocks[2]!.hash())).toBeUndefined();
+    expect(store.getReceiptRecords(blocks[0]!.hash())).toEqual(stored[0]);
   });
 });

@@ -59,6 +59,8 @@ export interface BlockStoreOptions {
   common: Common;
   /** Decoded blocks kept in memory; default 1024. */
   cacheBlocks?: number;
+  /** Receipt records of the most recently stored blocks kept in memory; default 64. */
+  cacheReceiptBlocks?: number;
 }
 
 const SCHEMA = `
@@ -118,7 +120,11 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   };
   db.defaultSafeIntegers(false);
   for (const statement of [q.highest, q.tx]) statement.safeIntegers(true);
+  const cacheReceiptBlocks = options.cacheReceiptBlocks ?? 64;
   const blockCache = new Map<string, Block>();
+  // Records of recently stored blocks: the follower and the tracer read a new head's receipts right
+  // after it is stored, and would otherwise read the blob back and decode it.
+  const receiptCache = new Map<string, readonly ReceiptRecord[]>();
   const logStatements = new Map<string, Statement<unknown[], { block_number: bigint; log_index: number }>>();
 
   function cacheBlock(key: string, block: Block): void {
@@ -151,6 +157,8 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     },
     getBlockByHash,
     getReceiptRecords(blockHash) {
+      const cached = receiptCache.get(bytesToUnprefixedHex(blockHash));
+      if (cached) return [...cached];
       const row = q.receipts.get(toBuffer(blockHash));
       return row ? bytesToReceiptRecords(fromBuffer(row.receipts)) : undefined;
     },
@@ -174,7 +182,10 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
           q.insertLog.run(number, logIndex++, toBuffer(log.address), t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
         }
       });
-      cacheBlock(bytesToUnprefixedHex(hash), block);
+      const key = bytesToUnprefixedHex(hash);
+      cacheBlock(key, block);
+      receiptCache.set(key, [...receipts]);
+      if (receiptCache.size > cacheReceiptBlocks) receiptCache.delete(receiptCache.keys().next().value as string);
     },
     preStateRoot(block) {
       const row = q.preStateRoot.get(toBuffer(block.hash()));
@@ -188,6 +199,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
         q.deleteBlock.run(row.hash);
         q.deletePreStateRoot.run(row.hash);
         blockCache.delete(row.hash.toString('hex'));
+        receiptCache.delete(row.hash.toString('hex'));
       }
       q.deleteCanonicalAbove.run(number);
       q.deleteTxsAbove.run(number);

@@ -112,7 +112,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   async function submit(tx: TypedTransaction): Promise<Uint8Array> {
     const hash = tx.hash();
     if (pool.get(hash) || core.blocks.getTxLocation(hash)) throw new ServerError('already known');
-    const state = await workingState();
+    const state = await miner.workingState();
     const sender = recoverSender(tx);
     const account = await state.getAccount(sender);
     const senderHex = bytesToUnprefixedHex(sender.bytes);

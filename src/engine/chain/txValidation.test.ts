@@ -75,6 +75,13 @@ describe('transaction admission', () => {
     await temp.chain.setCode(temp.chain.accounts[3]!.address.bytes, hexToBytes('0x6000'));
     await expectRefused(tx({ nonce: 0n }, 3), ServerError, /^sender not an eoa: address 0x90f79bf6eb2c4f870365e785982e1f101e93b906/);
   });
+  it('behavior: admission sees setter changes to an account the last block wrote (nonce, then balance)', async () => {
+    await temp.chain.setNonce(temp.chain.accounts[0]!.address.bytes, 7n);
+    await expectRefused(tx({ nonce: 1n }), ServerError, 'nonce too low: next nonce 7, tx nonce 1');
+    await temp.chain.sendRawTransaction(tx({ nonce: 7n }));
+    await temp.chain.setBalance(temp.chain.accounts[0]!.address.bytes, 0n);
+    await expectRefused(tx({ nonce: 8n }), ServerError, /^insufficient funds for gas \* price \+ value: address 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 have 0 want/);
+  });
   it('default: a valid transaction is mined into its own block', async () => {
     const hash = await temp.chain.sendRawTransaction(tx());
     const found = await temp.chain.getTransaction(hash);
