@@ -99,4 +99,20 @@ describe('block store', () => {
     expect(store.getReceiptRecords(blocks[2]!.hash())).toBeUndefined();
     expect(store.getReceiptRecords(blocks[0]!.hash())).toEqual(stored[0]);
   });
+
+  it('behavior: canonical hashes follow a rewind and a re-mined height, for the writer and for another connection', () => {
+    const store = openStore();
+    const reader = createBlockStore({ db: store.db, common });
+    const first = [block(1n, [0n]), block(2n, [1n])];
+    for (const b of first) store.putCanonicalBlock(b, [receipt([])]);
+    expect(reader.canonicalHash(2n)).toEqual(first[1]!.hash());
+    store.removeCanonicalAbove(1n);
+    expect(store.canonicalHash(2n)).toBeUndefined();
+    expect(reader.canonicalHash(2n)).toBeUndefined();
+    const again = block(2n, [5n]);
+    store.putCanonicalBlock(again, [receipt([])]);
+    expect(store.canonicalHash(2n)).toEqual(again.hash());
+    expect(reader.canonicalHash(2n)).toEqual(again.hash());
+    expect(store.canonicalHash(1n)).toEqual(first[0]!.hash());
+  });
 });

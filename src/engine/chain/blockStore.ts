@@ -125,6 +125,10 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   // Records of recently stored blocks: the follower and the tracer read a new head's receipts right
   // after it is stored, and would otherwise read the blob back and decode it.
   const receiptCache = new Map<string, readonly ReceiptRecord[]>();
+  // number -> hash of blocks this store made canonical (the writer's: the follower asks for the new
+  // head by number). Filled only by writes, so a read-only store (trace workers) always queries and
+  // never keeps a hash another connection has since rewound.
+  const canonicalCache = new Map<bigint, Uint8Array>();
   const logStatements = new Map<string, Statement<unknown[], { block_number: bigint; log_index: number }>>();
 
   function cacheBlock(key: string, block: Block): void {
@@ -152,6 +156,8 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       q.setMeta.run(key, toBuffer(value));
     },
     canonicalHash(number) {
+      const cached = canonicalCache.get(number);
+      if (cached) return cached;
       const row = q.canonical.get(number);
       return row ? fromBuffer(row.hash) : undefined;
     },
@@ -185,6 +191,8 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       const key = bytesToUnprefixedHex(hash);
       cacheBlock(key, block);
       receiptCache.set(key, [...receipts]);
+      canonicalCache.set(number, hash);
+      if (canonicalCache.size > cacheBlocks) canonicalCache.delete(canonicalCache.keys().next().value as bigint);
       if (receiptCache.size > cacheReceiptBlocks) receiptCache.delete(receiptCache.keys().next().value as string);
     },
     preStateRoot(block) {
@@ -202,6 +210,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
         receiptCache.delete(row.hash.toString('hex'));
       }
       q.deleteCanonicalAbove.run(number);
+      for (const cachedNumber of [...canonicalCache.keys()]) if (cachedNumber > number) canonicalCache.delete(cachedNumber);
       q.deleteTxsAbove.run(number);
       q.deleteLogsAbove.run(number);
       return removed;
