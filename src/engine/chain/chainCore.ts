@@ -19,6 +19,7 @@ import { createStateReadCache } from '../state/stateReadCache.js';
 import { type TrieNodeStore, createTrieNodeStore } from '../state/trieNodeStore.js';
 import { type BlockStore, createBlockStore } from './blockStore.js';
 import { type DevChainConfig, createChainCommon } from './chainConfig.js';
+import { loadKzg } from '../execute/kzgSetup.js';
 import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
 import { createGenesisBlock, writeGenesisState } from './genesis.js';
 import { createReadCaches } from './readCaches.js';
@@ -83,7 +84,7 @@ function openDatabase(dataDir: string): Database.Database {
 
 /** Opens (or creates) the chain in `config.dataDir`. */
 export async function openChainCore(config: DevChainConfig): Promise<ChainCore> {
-  const common = createChainCommon(config.chainId, config.hardfork);
+  const common = createChainCommon(config.chainId, config.hardfork, config.kzg === null ? undefined : (config.kzg ?? (await loadKzg())));
   const accounts = deriveDevAccounts(config.mnemonic, config.accountCount);
   const db = openDatabase(config.dataDir);
   try {

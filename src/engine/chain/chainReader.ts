@@ -15,6 +15,7 @@ import { createStateReadCache } from '../state/stateReadCache.js';
 import { createTrieNodeStore } from '../state/trieNodeStore.js';
 import { createBlockStore } from './blockStore.js';
 import { createChainCommon } from './chainConfig.js';
+import type { KZG } from '@ethereumjs/util';
 import { createReadCaches } from './readCaches.js';
 import { receiptRecordsToChainReceipts } from './receiptCodec.js';
 import type { ChainView } from './types.js';
@@ -24,6 +25,8 @@ export interface ChainReaderOptions {
   /** The chain's rules: must be those it was created with (the writer checks, the reader trusts). */
   chainId: bigint;
   hardfork: string;
+  /** For the point-evaluation precompile (kzgSetup.ts); without it a replay that calls 0x0a fails. */
+  kzg?: KZG;
 }
 
 export interface ChainReader extends ChainView {
@@ -33,7 +36,7 @@ export interface ChainReader extends ChainView {
 /** Opens the chain in `options.dataDir` read-only; throws if it does not exist. */
 export function openChainReader(options: ChainReaderOptions): ChainReader {
   const db = new Database(join(options.dataDir, 'chain.sqlite'), { readonly: true, fileMustExist: true });
-  const common = createChainCommon(options.chainId, options.hardfork);
+  const common = createChainCommon(options.chainId, options.hardfork, options.kzg);
   const trieStore = createTrieNodeStore({ db });
   // Shared by every VM of this reader: values are keyed by root, so a new block or setter root
   // simply misses, and nothing needs invalidating.

@@ -3,12 +3,13 @@
 // The pool (tracePool.ts) owns scheduling, timeouts and replacing a worker that dies.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openChainReader } from '../chain/chainReader.js';
+import { loadKzg } from '../execute/kzgSetup.js';
 import { createTracer } from './createTracer.js';
 import { runTraceJob } from './traceJob.js';
 import { errorToWire, type TraceWorkerData, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
 
 const data = workerData as TraceWorkerData;
-const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork });
+const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg() });
 // Jobs use only the record* methods: the rendered-trace cache and its reorg invalidation stay on
 // the main thread.
 const tracer = createTracer({ chain, gasCap: data.gasCap });
