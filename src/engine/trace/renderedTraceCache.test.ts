@@ -31,3 +31,15 @@ describe('createRenderedTraceCache', () => {
     expect(cache.stats()).toEqual({ entries: 0, bytes: 0 });
   });
 });
+
+describe('createRenderedTraceCache recency', () => {
+  it('behavior: an entry read often survives while a stream of new entries passes through', () => {
+    const cache = createRenderedTraceCache({ maxBytes: 100 * 12 });
+    cache.set('hot', 'h'.repeat(10));
+    for (let i = 0; i < 1000; i++) {
+      cache.set(`k${i}`, 'v'.repeat(10));
+      expect(cache.get('hot')).toBe('h'.repeat(10));
+    }
+    expect(cache.stats().entries).toBeLessThanOrEqual(100);
+  });
+});

@@ -20,14 +20,21 @@ export interface RenderedTraceCache {
 /** Creates an LRU cache bounded by the JSON size of what it holds. */
 export function createRenderedTraceCache(options: RenderedTraceCacheOptions = {}): RenderedTraceCache {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  const entries = new Map<string, { value: unknown; bytes: number }>();
+  // Map order is recency order (oldest first). `tick` counts insertions and moves; an entry moved
+  // to the end less than half the map's size ticks ago is still in the newer half, so a hit leaves
+  // it in place: hot entries stay safe from eviction without a delete and re-insert per hit.
+  const entries = new Map<string, { value: unknown; bytes: number; tick: number }>();
   let bytes = 0;
+  let tick = 0;
   return {
     get(key) {
       const entry = entries.get(key);
       if (!entry) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
+      if (tick - entry.tick >= entries.size >> 1) {
+        entries.delete(key);
+        entries.set(key, entry);
+        entry.tick = ++tick;
+      }
       return entry.value;
     },
     set(key, value) {
@@ -38,7 +45,7 @@ export function createRenderedTraceCache(options: RenderedTraceCacheOptions = {}
         bytes -= old.bytes;
         entries.delete(key);
       }
-      entries.set(key, { value, bytes: size });
+      entries.set(key, { value, bytes: size, tick: ++tick });
       bytes += size;
       for (const [k, e] of entries) {
         if (bytes <= maxBytes) break;

@@ -29,7 +29,8 @@ export function utcDay(ms: number): string {
 }
 
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
-  let pending = new Map<string, ApiKeyUsageDelta>();
+  // Rows by key id, day and method: the per-request lookup builds no string.
+  let pending = new Map<string, Map<string, Map<string, ApiKeyUsageDelta>>>();
   let lastUsed = new Map<string, number>();
   let day = '';
   let dayEndsAt = 0;
@@ -45,7 +46,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
 
   const writeOnce = async () => {
     if (pending.size === 0 && lastUsed.size === 0) return;
-    const deltas = [...pending.values()];
+    const deltas = [...pending.values()].flatMap((days) => [...days.values()].flatMap((rows) => [...rows.values()]));
     const used = [...lastUsed].map(([id, atMs]) => ({ id, atMs }));
     pending = new Map();
     lastUsed = new Map();
@@ -60,12 +61,15 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   };
 
   const add = (keyId: string, dayStr: string, method: string, requests: number, computeUnits: number) => {
-    const k = `${keyId}\u0000${dayStr}\u0000${method}`;
-    const row = pending.get(k);
+    let days = pending.get(keyId);
+    if (!days) pending.set(keyId, (days = new Map()));
+    let rows = days.get(dayStr);
+    if (!rows) days.set(dayStr, (rows = new Map()));
+    const row = rows.get(method);
     if (row) {
       row.requests += requests;
       row.computeUnits += computeUnits;
-    } else pending.set(k, { keyId, day: dayStr, method, requests, computeUnits });
+    } else rows.set(method, { keyId, day: dayStr, method, requests, computeUnits });
   };
 
   const flush = () => {
