@@ -6,31 +6,17 @@
 //
 // The transactions are the traces bench's: an ERC-20 deployment, then transfers. anvil has no such
 // setting, so it is not run here; traces.bench.ts prints the mining row side by side with anvil.
-import { readFileSync, rmSync } from 'node:fs';
-import { encodeDeployData, encodeFunctionData, getContractAddress, hexToBytes, type Abi, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { rmSync } from 'node:fs';
+import { hexToBytes } from 'viem';
 import { createDevChain } from '../src/engine/chain/devChain.js';
 import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
+import { numberArg, signedErc20Transactions } from './erc20Workload.js';
 
-const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-const token = JSON.parse(readFileSync(new URL('../fixtures/contracts/build/TraceToken.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const TXS = arg('txs', 400);
-const ROUNDS = arg('rounds', 4);
+const TXS = numberArg('txs', 400);
+const ROUNDS = numberArg('rounds', 4);
 
 async function signedTransactions(): Promise<Uint8Array[]> {
-  const base = { chainId: 31337, type: 'eip1559' as const, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
-  const raws: Hex[] = [await account.signTransaction({ ...base, nonce: 0, gas: 1_000_000n, data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [10n ** 30n] }) })];
-  const to = getContractAddress({ from: account.address, nonce: 0n });
-  for (let i = 0; i < TXS; i++) {
-    const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [`0x${(0x1000 + i).toString(16).padStart(40, '0')}`, BigInt(i + 1)] });
-    raws.push(await account.signTransaction({ ...base, nonce: i + 1, gas: 100_000n, to, data }));
-  }
-  return raws.map((raw) => hexToBytes(raw));
+  return (await signedErc20Transactions(TXS)).map((raw) => hexToBytes(raw));
 }
 
 /** Mines every transaction on a fresh chain; returns CPU and wall ms per transaction. */

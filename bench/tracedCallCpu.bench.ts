@@ -6,38 +6,23 @@
 //
 // The chain is the traces bench's (an ERC-20 deployment, then transfers, one per block); calls are
 // distinct transfers on the head, cold replays are callTracer traces of the mined transfers.
-import { readFileSync, rmSync } from 'node:fs';
-import { encodeDeployData, encodeFunctionData, getContractAddress, hexToBytes, type Abi, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { rmSync } from 'node:fs';
+import { hexToBytes } from 'viem';
 import { openChainReader } from '../src/engine/chain/chainReader.js';
 import { createDevChain } from '../src/engine/chain/devChain.js';
 import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
 import { createTracer } from '../src/engine/trace/createTracer.js';
 import { runTraceJob } from '../src/engine/trace/traceJob.js';
 import type { TraceRender } from '../src/engine/trace/traceRender.js';
+import { benchAccount as account, numberArg, signedErc20Transactions, tokenAddress, transferData as transfer } from './erc20Workload.js';
 
-const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-const token = JSON.parse(readFileSync(new URL('../fixtures/contracts/build/TraceToken.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const TXS = arg('txs', 400);
-const CALLS = arg('calls', 3000);
-const recipient = (i: number): Hex => `0x${(0x1000 + i).toString(16).padStart(40, '0')}`;
-const transfer = (i: number) => encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [recipient(i), BigInt(i + 1)] });
+const TXS = numberArg('txs', 400);
+const CALLS = numberArg('calls', 3000);
 const render: TraceRender = { format: 'geth', request: { tracer: 'callTracer', config: {} } };
 
 const dataDir = makeTempDir('tracehook-bench-');
-const tokenAddress = getContractAddress({ from: account.address, nonce: 0n });
 const chain = await createDevChain({ dataDir });
-const base = { chainId: 31337, type: 'eip1559' as const, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
-const deploy = encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [10n ** 30n] });
-await chain.sendRawTransaction(hexToBytes(await account.signTransaction({ ...base, nonce: 0, gas: 1_000_000n, data: deploy })));
-for (let i = 0; i < TXS; i++) {
-  await chain.sendRawTransaction(hexToBytes(await account.signTransaction({ ...base, nonce: i + 1, gas: 100_000n, to: tokenAddress, data: transfer(i) })));
-}
+for (const raw of await signedErc20Transactions(TXS)) await chain.sendRawTransaction(hexToBytes(raw));
 await chain.close();
 
 const reader = openChainReader({ dataDir, chainId: 31337n, hardfork: 'prague' });

@@ -11,22 +11,17 @@
 // runs src/ through tsx instead, `--cpu-prof DIR` writes the service's V8 CPU profile into DIR.
 // Both peers get the same signed transactions (an ERC-20 deployment, then transfers), so they hold
 // the same chain. tracehook runs as its own process (the real CLI), the load generator in a third.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeDeployData, encodeFunctionData, getContractAddress, keccak256, type Abi, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { encodeFunctionData, keccak256, type Hex } from 'viem';
 import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook } from '../src/testing/spawnTracehook.js';
 import { runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
+import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
 
-const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
-const token = JSON.parse(readFileSync(new URL('../fixtures/contracts/build/TraceToken.json', import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const account = benchAccount;
+const arg = numberArg;
 const TXS = arg('txs', 200);
 const DURATION_MS = arg('duration', 5) * 1000;
 const CONNECTIONS = arg('connections', 8);
@@ -45,18 +40,9 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
   return body.result;
 }
 
-const recipient = (i: number): Hex => `0x${(0x1000 + i).toString(16).padStart(40, '0')}`;
-
 /** Signs the deployment and TXS transfers once; both peers get the same bytes. */
 async function signedTransactions(): Promise<{ raws: Hex[]; tokenAddress: Hex }> {
-  const base = { chainId: 31337, type: 'eip1559' as const, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
-  const raws: Hex[] = [await account.signTransaction({ ...base, nonce: 0, gas: 1_000_000n, data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [10n ** 30n] }) })];
-  const tokenAddress = getContractAddress({ from: account.address, nonce: 0n });
-  for (let i = 0; i < TXS; i++) {
-    const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [recipient(i), BigInt(i + 1)] });
-    raws.push(await account.signTransaction({ ...base, nonce: i + 1, gas: 100_000n, to: tokenAddress, data }));
-  }
-  return { raws, tokenAddress };
+  return { raws: await signedErc20Transactions(TXS), tokenAddress };
 }
 
 const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
