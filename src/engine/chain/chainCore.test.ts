@@ -4,26 +4,18 @@
 // data dir without the table still opens.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { ResourceNotFoundError } from '../../rpc/errors.js';
 import { openChainReader } from './chainReader.js';
 import { createDevChain } from './devChain.js';
-import { type TempChain, openTempChain, signWithDevKey } from './testing/tempChain.js';
+import { type TempChain, signWithDevKey } from './testing/tempChain.js';
+import { useTempChains } from './testing/useTempChains.js';
 import type { ChainView } from './types.js';
 
 const FEES = { type: 2, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1n };
 const RICH = new Address(hexToBytes('0x00000000000000000000000000000000000000cc'));
-const temps: TempChain[] = [];
-afterEach(async () => {
-  for (const t of temps.splice(0)) await t.dispose();
-});
-
-async function open(options: Parameters<typeof openTempChain>[0] = {}) {
-  const t = await openTempChain(options);
-  temps.push(t);
-  return t;
-}
+const open = useTempChains();
 
 /** Mines a plain transfer from dev account 0 and returns the new head. */
 async function mineTransfer(t: TempChain, nonce: bigint) {

@@ -1,20 +1,13 @@
 // The dev chain as a whole: anvil's genesis (accounts, balances, predeploys), options checked on
 // reopen, and concurrent submissions and reads.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { createDevChain } from './devChain.js';
 import { CREATE2_DEPLOYER_ADDRESS, HISTORY_STORAGE_ADDRESS } from './genesis.js';
-import { type TempChain, openTempChain, signWithDevKey } from './testing/tempChain.js';
+import { signWithDevKey } from './testing/tempChain.js';
+import { useTempChains } from './testing/useTempChains.js';
 
-const temps: TempChain[] = [];
-afterEach(async () => {
-  for (const t of temps.splice(0)) await t.dispose();
-});
-async function open(options: Parameters<typeof openTempChain>[0] = {}) {
-  const t = await openTempChain(options);
-  temps.push(t);
-  return t;
-}
+const open = useTempChains();
 
 describe('dev chain', () => {
   it('default: anvil genesis — the ten test-mnemonic accounts with 10,000 ETH, the CREATE2 deployer and the EIP-2935 contract', async () => {

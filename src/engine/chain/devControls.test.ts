@@ -1,23 +1,16 @@
 // Dev controls: snapshots and revert (with head events), setters that persist immediately,
 // timestamps, on-demand and interval mining.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { InvalidParamsError } from '../../rpc/errors.js';
 import type { ChainTimers } from './chainConfig.js';
 import { createDevChain } from './devChain.js';
-import { type TempChain, openTempChain, signWithDevKey } from './testing/tempChain.js';
+import { type TempChain, signWithDevKey } from './testing/tempChain.js';
+import { useTempChains } from './testing/useTempChains.js';
 import type { HeadEvent } from './types.js';
 
 const FEES = { type: 2, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1n };
-const temps: TempChain[] = [];
-afterEach(async () => {
-  for (const t of temps.splice(0)) await t.dispose();
-});
-async function open(options: Parameters<typeof openTempChain>[0] = {}) {
-  const t = await openTempChain(options);
-  temps.push(t);
-  return t;
-}
+const open = useTempChains();
 
 function transfer(t: TempChain, nonce: bigint, value = 1n) {
   return signWithDevKey(t.chain, 0, { ...FEES, nonce, gasLimit: 21_000n, to: t.chain.accounts[1]!.address, value }).serialize();

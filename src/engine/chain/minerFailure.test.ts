@@ -2,24 +2,17 @@
 // data) is refused, and leaves the chain as it was: the next transactions mine, and nonces and the
 // working state are intact. Without a KZG the point-evaluation precompile (0x0a) throws out of the
 // VM, which makes such a transaction; with the bundled KZG (the default) it runs and just fails.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import type { DevChain } from './devChain.js';
-import { type TempChain, openTempChain, signWithDevKey } from './testing/tempChain.js';
+import { signWithDevKey } from './testing/tempChain.js';
+import { useTempChains } from './testing/useTempChains.js';
 
 const FEES = { type: 2, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1n };
 const POINT_EVALUATION = new Address(hexToBytes('0x000000000000000000000000000000000000000a'));
 const never = { setInterval: () => undefined, clearInterval: () => undefined };
-const temps: TempChain[] = [];
-afterEach(async () => {
-  for (const t of temps.splice(0)) await t.dispose();
-});
-
-async function open(options: Parameters<typeof openTempChain>[0]) {
-  const t = await openTempChain(options);
-  temps.push(t);
-  return t.chain;
-}
+const openChain = useTempChains();
+const open = async (options: Parameters<typeof openChain>[0]) => (await openChain(options)).chain;
 
 /** 192 zero bytes: not a valid proof, so a working precompile fails (an EVM-level failure). */
 const pointEvaluationCall = (chain: DevChain, nonce: bigint) => signWithDevKey(chain, 0, { ...FEES, nonce, gasLimit: 200_000n, to: POINT_EVALUATION, data: new Uint8Array(192) });
