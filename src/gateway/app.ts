@@ -1,6 +1,7 @@
-// The gateway: one node:http server with the JSON-RPC endpoint per network, `/healthz`, `/readyz`,
-// `/metrics`, the keys management API and any mounted routes. Owns request ids, CORS, access logs
-// and graceful shutdown; what a method does is left to the backends.
+// The gateway: the JSON-RPC endpoint per network (plain keep-alive requests on the fast path,
+// fastPath/, everything else through node:http), `/healthz`, `/readyz`, `/metrics`, the keys
+// management API and any mounted routes. Owns request ids, CORS, access logs and graceful
+// shutdown; what a method does is left to the backends.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
