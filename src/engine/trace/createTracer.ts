@@ -181,8 +181,9 @@ export function createTracer(options: TracerOptions): Tracer {
   async function requireTransaction(hash: Hex): Promise<MinedTransaction> {
     const found = await chain.getTransaction(Buffer.from(hash.slice(2), 'hex'));
     if (!found) throw new ResourceNotFoundError(`transaction ${hash} not found`);
-    const offsets = await logOffsets(chain, found.block);
-    return { ...found, context: contextFor(found.block, found.tx, found.index, offsets[found.index] ?? 0) };
+    // The first transaction's logs start the block (the usual case on an automining chain): no receipts to read.
+    const offset = found.index === 0 ? 0 : ((await logOffsets(chain, found.block))[found.index] ?? 0);
+    return { ...found, context: contextFor(found.block, found.tx, found.index, offset) };
   }
 
   function guard(timeoutMs = defaultTimeoutMs): ExecutionGuardOptions & { timeoutMs: number } {
