@@ -12,19 +12,20 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { KECCAK256_RLP, bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
-import { ResourceNotFoundError, ServiceError } from '../../rpc/errors.js';
+import { ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { createStateReadCache } from '../state/stateReadCache.js';
 import { type TrieNodeStore, createTrieNodeStore } from '../state/trieNodeStore.js';
 import { type BlockStore, createBlockStore } from './blockStore.js';
+import { createBlockStoreReads } from './blockStoreReads.js';
 import { type DevChainConfig, createChainCommon } from './chainConfig.js';
 import { loadKzg } from '../execute/kzgSetup.js';
 import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
 import { createGenesisBlock, writeGenesisState } from './genesis.js';
 import { createReadCaches } from './readCaches.js';
-import { type ReceiptRecord, receiptRecordsToChainReceipts } from './receiptCodec.js';
-import type { ChainReceipt, ChainView, CreateVmOptions, HeadEvent } from './types.js';
+import type { ReceiptRecord } from './receiptCodec.js';
+import type { ChainView, CreateVmOptions, HeadEvent } from './types.js';
 
 export interface ChainCore extends ChainView {
   readonly config: DevChainConfig;
@@ -161,17 +162,11 @@ function createCore(parts: CoreParts): ChainCore {
     }
   }
 
-  function getBlockByNumber(number: bigint): Block | undefined {
-    if (number < 0n || number > head!.header.number) return undefined;
-    const hash = blocks.canonicalHash(number);
-    return hash && blocks.getBlockByHash(hash);
-  }
+  const storeReads = createBlockStoreReads(blocks, common);
+  const getCanonicalBlockByHash = storeReads.canonicalByHash;
 
-  function getCanonicalBlockByHash(hash: Uint8Array): Block | undefined {
-    const block = blocks.getBlockByHash(hash);
-    if (!block) return undefined;
-    const canonical = blocks.canonicalHash(block.header.number);
-    return canonical && equalsBytes(canonical, hash) ? block : undefined;
+  function getBlockByNumber(number: bigint): Block | undefined {
+    return number > head!.header.number ? undefined : storeReads.canonicalByNumber(number);
   }
 
   // Trie reads shared by every overlay (eth_call, estimates, in-process traces), keyed by root: a
@@ -213,22 +208,9 @@ function createCore(parts: CoreParts): ChainCore {
       if (id.kind === 'hash') return getCanonicalBlockByHash(Buffer.from(id.hash.slice(2), 'hex'));
       return id.tag === 'earliest' ? getBlockByNumber(0n) : head!;
     },
-    async getTransaction(hash) {
-      const location = blocks.getTxLocation(hash);
-      const block = location && blocks.getBlockByHash(location.blockHash);
-      const tx = block?.transactions[location!.index];
-      return block && tx ? { tx, block, index: location!.index } : undefined;
-    },
-    async getReceipts(blockHash): Promise<ChainReceipt[]> {
-      const block = getCanonicalBlockByHash(blockHash);
-      const records = block && blocks.getReceiptRecords(blockHash);
-      return block && records ? receiptRecordsToChainReceipts(block, records, common) : [];
-    },
-    async preStateRoot(block) {
-      const root = blocks.preStateRoot(block);
-      if (!root) throw new ResourceNotFoundError(`parent of block ${block.header.number} not found`);
-      return root;
-    },
+    getTransaction: storeReads.getTransaction,
+    getReceipts: storeReads.getReceipts,
+    preStateRoot: storeReads.preStateRoot,
     async createVm(options: CreateVmOptions) {
       return createVmOn(await openState(options.stateRoot, 'overlay'));
     },

@@ -6,18 +6,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
 import { createVM } from '@ethereumjs/vm';
-import { ResourceNotFoundError, ServiceError } from '../../rpc/errors.js';
+import { ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { createStateReadCache } from '../state/stateReadCache.js';
 import { createTrieNodeStore } from '../state/trieNodeStore.js';
 import { createBlockStore } from './blockStore.js';
+import { createBlockStoreReads } from './blockStoreReads.js';
 import { createChainCommon } from './chainConfig.js';
 import type { KZG } from '@ethereumjs/util';
 import { createReadCaches } from './readCaches.js';
-import { receiptRecordsToChainReceipts } from './receiptCodec.js';
 import type { ChainView } from './types.js';
 
 export interface ChainReaderOptions {
@@ -54,16 +54,9 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
 
   const headNumber = (): bigint => blocks.highestCanonical();
 
-  function canonicalByHash(hash: Uint8Array) {
-    const block = blocks.getBlockByHash(hash);
-    const canonical = block && blocks.canonicalHash(block.header.number);
-    return canonical && equalsBytes(canonical, hash) ? block : undefined;
-  }
-
-  function byNumber(number: bigint) {
-    const hash = number >= 0n ? blocks.canonicalHash(number) : undefined;
-    return hash && blocks.getBlockByHash(hash);
-  }
+  const storeReads = createBlockStoreReads(blocks, common);
+  const canonicalByHash = storeReads.canonicalByHash;
+  const byNumber = storeReads.canonicalByNumber;
 
   async function openState(root: Uint8Array): Promise<MerkleStateManager> {
     try {
@@ -87,22 +80,9 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
       if (id.kind === 'hash') return canonicalByHash(Buffer.from(id.hash.slice(2), 'hex'));
       return byNumber(id.tag === 'earliest' ? 0n : headNumber());
     },
-    async getTransaction(hash) {
-      const location = blocks.getTxLocation(hash);
-      const block = location && blocks.getBlockByHash(location.blockHash);
-      const tx = block?.transactions[location!.index];
-      return block && tx ? { tx, block, index: location!.index } : undefined;
-    },
-    async getReceipts(blockHash) {
-      const block = canonicalByHash(blockHash);
-      const records = block && blocks.getReceiptRecords(blockHash);
-      return block && records ? receiptRecordsToChainReceipts(block, records, common) : [];
-    },
-    async preStateRoot(block) {
-      const root = blocks.preStateRoot(block);
-      if (!root) throw new ResourceNotFoundError(`parent of block ${block.header.number} not found`);
-      return root;
-    },
+    getTransaction: storeReads.getTransaction,
+    getReceipts: storeReads.getReceipts,
+    preStateRoot: storeReads.preStateRoot,
     createVm: async ({ stateRoot }) => createVmOn(await openState(stateRoot)),
     withVm: (root, fn) => reads.withReadVm(root, fn),
     // Without the writer's working root, a block's own root; callers pass the working root explicitly.
