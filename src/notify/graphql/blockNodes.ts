@@ -7,8 +7,16 @@ import type { BlockData, CallFrame, RpcLog } from '../extract/blockData.js';
 /** Loads another block (for `parent`); undefined when the source no longer has it. */
 export type BlockLoader = (hash: Hex) => Promise<BlockData | undefined>;
 
+/** Counts what a result holds while it is built (see customQuery.ts). */
+export interface ResultMeter {
+  /** Set once the result passed its budget; resolvers then stop descending. */
+  readonly exceeded: boolean;
+  add(fieldName: string, value: unknown): void;
+}
+
 export interface GraphqlContext {
   loadBlock: BlockLoader;
+  meter?: ResultMeter;
 }
 
 export interface BlockNode {

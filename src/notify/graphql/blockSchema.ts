@@ -1,8 +1,10 @@
 // The GraphQL schema of Custom webhooks: one block with its transactions, logs and call frames
 // (`callTracerTraces`) as nested types, filters on each list, in the hosted provider's shape
 // (itself modelled on EIP-1767, geth's GraphQL API). Resolvers read a BlockNode and never the chain,
-// except `parent`, which asks the context's block loader.
+// except `parent`, which asks the context's block loader. Every resolver reports to the context's
+// result meter, if any (customQuery.ts bounds a result's size with it).
 import {
+  defaultFieldResolver,
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
@@ -11,6 +13,7 @@ import {
   GraphQLSchema,
   GraphQLString,
   type GraphQLFieldConfigMap,
+  type GraphQLFieldResolver,
   type GraphQLNullableType,
 } from 'graphql';
 import type { Hex } from '../../rpc/hex.js';
@@ -37,10 +40,36 @@ interface AccountNode {
 }
 const account = (address: Hex | null | undefined): AccountNode | null => (address ? { address } : null);
 
+/**
+ * Wraps each resolver so the context's meter sees every resolved value. Once the meter reports the
+ * result too large, lists resolve empty and back-references null, so execution winds down at once
+ * instead of walking the rest of the block (the result is refused anyway).
+ */
+function metered<TSource>(fields: GraphQLFieldConfigMap<TSource, GraphqlContext>): GraphQLFieldConfigMap<TSource, GraphqlContext> {
+  const out: GraphQLFieldConfigMap<TSource, GraphqlContext> = {};
+  for (const [name, config] of Object.entries(fields)) {
+    const resolve = (config.resolve ?? defaultFieldResolver) as GraphQLFieldResolver<TSource, GraphqlContext>;
+    const settle = (value: unknown, ctx: GraphqlContext): unknown => {
+      if (!ctx.meter) return value;
+      if (ctx.meter.exceeded) return Array.isArray(value) ? [] : name === 'parent' || name === 'block' ? null : value;
+      ctx.meter.add(name, value);
+      return value;
+    };
+    out[name] = {
+      ...config,
+      resolve: (source, args, ctx, info) => {
+        const value = resolve(source, args, ctx, info);
+        return value instanceof Promise ? value.then((v) => settle(v, ctx)) : settle(value, ctx);
+      },
+    };
+  }
+  return out;
+}
+
 const AccountType = new GraphQLObjectType<AccountNode>({
   name: 'Account',
   description: 'An account (EOA or contract) by address.',
-  fields: { address: { type: nonNull(AddressScalar) } },
+  fields: () => metered({ address: { type: nonNull(AddressScalar) } }),
 });
 
 const AddressCriteriaInput = new GraphQLInputObjectType({
@@ -72,7 +101,7 @@ const LogsFilterInput = new GraphQLInputObjectType({
 
 const AccessTupleType = new GraphQLObjectType<{ address: Hex; storageKeys: Hex[] }>({
   name: 'AccessTuple',
-  fields: { address: { type: nonNull(AddressScalar) }, storageKeys: { type: nonNull(listOf(Bytes32Scalar)) } },
+  fields: () => metered({ address: { type: nonNull(AddressScalar) }, storageKeys: { type: nonNull(listOf(Bytes32Scalar)) } }),
 });
 
 const tx = (node: TransactionNode) => node.block.data.transactions[node.index]!;
@@ -80,7 +109,7 @@ const receipt = (node: TransactionNode) => node.block.data.receipts[node.index]!
 
 const LogType: GraphQLObjectType<LogNode, GraphqlContext> = new GraphQLObjectType<LogNode, GraphqlContext>({
   name: 'Log',
-  fields: () => ({
+  fields: () => metered({
     index: { type: nonNull(LongScalar), description: 'Position of the log in the block.', resolve: (n) => n.log.logIndex },
     account: { type: nonNull(AccountType), description: 'The contract that emitted the log.', resolve: (n) => account(n.log.address) },
     topics: { type: nonNull(listOf(Bytes32Scalar)), resolve: (n) => n.log.topics },
@@ -91,7 +120,7 @@ const LogType: GraphQLObjectType<LogNode, GraphqlContext> = new GraphQLObjectTyp
 
 const TransactionType: GraphQLObjectType<TransactionNode, GraphqlContext> = new GraphQLObjectType<TransactionNode, GraphqlContext>({
   name: 'Transaction',
-  fields: () => ({
+  fields: () => metered({
     hash: { type: nonNull(Bytes32Scalar), resolve: (n) => tx(n).hash },
     nonce: { type: nonNull(LongScalar), resolve: (n) => tx(n).nonce },
     index: { type: LongScalar, resolve: (n) => n.index },
@@ -124,7 +153,7 @@ const TransactionType: GraphQLObjectType<TransactionNode, GraphqlContext> = new 
 const CallTracerTraceType: GraphQLObjectType<TraceNode, GraphqlContext> = new GraphQLObjectType<TraceNode, GraphqlContext>({
   name: 'CallTracerTrace',
   description: "One call frame of geth's callTracer (the top frame has an empty traceAddressPath).",
-  fields: () => ({
+  fields: () => metered({
     type: { type: nonNull(GraphQLString), description: 'CALL, STATICCALL, DELEGATECALL, CALLCODE, CREATE, CREATE2 or SELFDESTRUCT.', resolve: (n) => n.frame.type },
     from: { type: nonNull(AccountType), resolve: (n) => account(n.frame.from) },
     to: { type: AccountType, resolve: (n) => account(n.frame.to) },
@@ -208,7 +237,7 @@ function blockFields(): GraphQLFieldConfigMap<BlockNode, GraphqlContext> {
 }
 
 // Block, Transaction and Log refer to each other; field thunks resolve the cycle.
-const BlockType: GraphQLObjectType<BlockNode, GraphqlContext> = new GraphQLObjectType<BlockNode, GraphqlContext>({ name: 'Block', fields: blockFields });
+const BlockType: GraphQLObjectType<BlockNode, GraphqlContext> = new GraphQLObjectType<BlockNode, GraphqlContext>({ name: 'Block', fields: () => metered(blockFields()) });
 
 const QueryType = new GraphQLObjectType<{ block: BlockNode }, GraphqlContext>({
   name: 'Query',

@@ -149,6 +149,16 @@ describe('Custom webhook queries', () => {
     expect(result.data).toEqual({ block: { parent: null } });
   });
 
+  it('args: maxResultBytes refuses a result that grows past it, and leaves smaller results unchanged', async () => {
+    const block = scenarioBlock(fixture, 'erc20');
+    const query = compiled('{ block { transactions { hash inputData logs { data topics } } logs { data transaction { hash from { address } } } } }');
+    const whole = await runCustomQuery(query, prepareBlock(block), context);
+    const size = JSON.stringify(whole.data).length;
+    expect(size).toBeGreaterThan(1000);
+    expect(await runCustomQuery(query, prepareBlock(block), context, { maxResultBytes: 2 * size })).toEqual(whole);
+    expect(await runCustomQuery(query, prepareBlock(block), context, { maxResultBytes: Math.floor(size / 2) })).toEqual({ data: null, errors: [], empty: false, tooLarge: true });
+  });
+
   it('args: variables are coerced and validated with the query', () => {
     expect(validateCustomWebhookQuery('query ($a: [Address!]) { block { transactions(filter: {addresses: [{from: $a}]}) { hash } } }')).toBeNull();
     expect(validateCustomWebhookQuery('query ($a: [Address!]!) { block { transactions(filter: {addresses: [{from: $a}]}) { hash } } }')).toMatchInlineSnapshot(`"Variable "$a" of required type "[Address!]!" was not provided."`);
