@@ -16,7 +16,9 @@ export interface WireWebhook {
   name?: string;
   app_id?: string;
   graphql_query?: string;
-  paused_reason: 'manual' | 'auto' | null;
+  paused_reason: 'manual' | 'auto' | 'query_budget' | null;
+  /** Why the follower paused it (a Custom query over its budget); null otherwise. */
+  paused_detail: string | null;
   paused_at: number | null;
   previous_signing_key_expires_at: number | null;
 }
@@ -35,6 +37,7 @@ export function webhookToWire(w: WebhookRecord, nowMs: number): WireWebhook {
     ...(w.appId !== null && { app_id: w.appId }),
     ...(w.graphqlQuery !== null && { graphql_query: w.graphqlQuery }),
     paused_reason: w.pausedReason,
+    paused_detail: w.pausedDetail,
     paused_at: w.pausedAt,
     previous_signing_key_expires_at: w.previousKeyExpiresAt !== null && w.previousKeyExpiresAt > nowMs ? w.previousKeyExpiresAt : null,
   };
@@ -60,7 +63,8 @@ export const WIRE_WEBHOOK_SCHEMA = {
     name: { type: 'string' },
     app_id: { type: 'string' },
     graphql_query: { type: 'string' },
-    paused_reason: { type: ['string', 'null'], enum: ['manual', 'auto', null] },
+    paused_reason: { type: ['string', 'null'], enum: ['manual', 'auto', 'query_budget', null] },
+    paused_detail: { type: ['string', 'null'], description: 'why the follower paused it (query_budget)' },
     paused_at: { type: ['integer', 'null'] },
     previous_signing_key_expires_at: { type: ['integer', 'null'], description: 'until then the previous key also signs' },
   },

@@ -24,6 +24,8 @@ export interface WebhookChanges {
   isActive?: boolean;
   pausedAt?: number | null;
   pausedReason?: PausedReason | null;
+  /** Cleared whenever `pausedAt` is set to null (a resume), unless given. */
+  pausedDetail?: string | null;
   failingSince?: number | null;
 }
 
@@ -62,6 +64,7 @@ interface WebhookRow extends SqlRow {
   is_active: unknown;
   paused_at: unknown;
   paused_reason: string | null;
+  paused_detail: string | null;
   signing_key: string;
   previous_signing_key: string | null;
   previous_key_expires_at: unknown;
@@ -85,6 +88,7 @@ export function rowToWebhook(row: WebhookRow): WebhookRecord {
     isActive: toNumber(row.is_active) === 1,
     pausedAt: nullableNumber(row.paused_at),
     pausedReason: (row.paused_reason as PausedReason | null) ?? null,
+    pausedDetail: row.paused_detail ?? null,
     signingKey: row.signing_key,
     previousSigningKey: row.previous_signing_key,
     previousKeyExpiresAt: nullableNumber(row.previous_key_expires_at),
@@ -98,7 +102,7 @@ export function rowToWebhook(row: WebhookRow): WebhookRecord {
 
 export const WEBHOOK_COLUMNS =
   'id, network, type, url, name, app_id, is_active, paused_at, paused_reason, signing_key, previous_signing_key, ' +
-  'previous_key_expires_at, graphql_query, skip_empty_messages, failing_since, created_at, updated_at';
+  'previous_key_expires_at, graphql_query, skip_empty_messages, failing_since, created_at, updated_at, paused_detail';
 
 /** Runs one multi-row statement per chunk: `head` + `(…), (…)` + `tail`. */
 async function insertRows(tx: SqlExecutor, head: string, tail: string, rows: readonly SqlValue[][]): Promise<void> {
@@ -157,7 +161,7 @@ export function createWebhookRepository(db: SqlDatabase): WebhookRepository {
         }
         await tx.execute(
           `INSERT INTO webhooks (${WEBHOOK_COLUMNS}, last_event_seq, first_done_seq)
-           VALUES ($1, $2, $3, $4, $5, $6, 1, NULL, NULL, $7, NULL, NULL, $8, $9, NULL, $10, $10, 0, 0)`,
+           VALUES ($1, $2, $3, $4, $5, $6, 1, NULL, NULL, $7, NULL, NULL, $8, $9, NULL, $10, $10, NULL, 0, 0)`,
           [w.id, w.network, w.type, w.url, w.name, w.appId, w.signingKey, w.graphqlQuery, w.skipEmptyMessages ? 1 : 0, w.createdAt],
         );
         await writeAddresses(tx, w.id, w.addresses, []);
@@ -186,6 +190,8 @@ export function createWebhookRepository(db: SqlDatabase): WebhookRepository {
       if (changes.isActive !== undefined) set('is_active', changes.isActive ? 1 : 0);
       if (changes.pausedAt !== undefined) set('paused_at', changes.pausedAt);
       if (changes.pausedReason !== undefined) set('paused_reason', changes.pausedReason);
+      const detail = changes.pausedDetail !== undefined ? changes.pausedDetail : changes.pausedAt === null ? null : undefined;
+      if (detail !== undefined) set('paused_detail', detail);
       if (changes.failingSince !== undefined) set('failing_since', changes.failingSince);
       set('updated_at', nowMs);
       const n = await db.execute(`UPDATE webhooks SET ${sets.join(', ')} WHERE id = $1`, params);

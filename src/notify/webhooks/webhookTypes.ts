@@ -36,7 +36,8 @@ export const MAX_ADDRESSES_PER_REQUEST = 100_000;
 /** Most NFT filters one NFT_ACTIVITY webhook holds. */
 export const MAX_NFT_FILTERS_PER_WEBHOOK = 100_000;
 
-export type PausedReason = 'manual' | 'auto';
+/** `query_budget`: the follower paused a Custom webhook whose query went over its budget (see `pausedDetail`). */
+export type PausedReason = 'manual' | 'auto' | 'query_budget';
 
 /** An NFT filter: a whole contract (`tokenId` null) or one token (decimal string). */
 export interface NftFilter {
@@ -58,6 +59,8 @@ export interface WebhookRecord {
   /** Set while deliveries are held (events keep being recorded); null when delivering. */
   pausedAt: number | null;
   pausedReason: PausedReason | null;
+  /** Why, in words, when the follower paused it (`query_budget`); null otherwise. */
+  pausedDetail: string | null;
   /** Current signing key (`whsec_…`). Secret: never log it. */
   signingKey: string;
   /** The key before the last rotation; still signs until `previousKeyExpiresAt`. */

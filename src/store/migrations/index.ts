@@ -3,9 +3,11 @@ import type { Migration } from './migrate.js';
 import { apiKeysMigration } from './001_api_keys.js';
 import { webhooksMigration } from './002_webhooks.js';
 import { followerMigration } from './003_follower.js';
+import { webhookPauseDetailMigration } from './004_webhook_pause_detail.js';
 
 export const migrations: readonly Migration[] = [
   apiKeysMigration,
   webhooksMigration,
   followerMigration,
+  webhookPauseDetailMigration,
 ];

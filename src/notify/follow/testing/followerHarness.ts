@@ -4,6 +4,7 @@ import { testDatabases } from '../../../store/testing/openTestDatabases.js';
 import { migrate } from '../../../store/migrations/migrate.js';
 import { webhooksMigration } from '../../../store/migrations/002_webhooks.js';
 import { followerMigration } from '../../../store/migrations/003_follower.js';
+import { webhookPauseDetailMigration } from '../../../store/migrations/004_webhook_pause_detail.js';
 import type { SqlDatabase } from '../../../store/sql.js';
 import { createWebhookRepository } from '../../webhooks/webhookRepository.js';
 import { createWebhookIds } from '../../webhooks/webhookIds.js';
@@ -22,7 +23,7 @@ export const followerTestDatabases: FollowerTestDatabase[] = testDatabases.map((
   name: t.name,
   async open() {
     const opened = await t.open();
-    await migrate(opened.db, [webhooksMigration, followerMigration]);
+    await migrate(opened.db, [webhooksMigration, followerMigration, webhookPauseDetailMigration]);
     return opened;
   },
 }));
