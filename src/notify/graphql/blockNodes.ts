@@ -24,6 +24,8 @@ export interface BlockNode {
   /** Flattened call frames in depth-first order (empty when the source cannot trace). */
   traces: TraceNode[];
   logs: LogNode[];
+  /** The same logs by transaction index. */
+  logsByTx: LogNode[][];
 }
 
 export interface TransactionNode {
@@ -46,9 +48,12 @@ export interface TraceNode {
 }
 
 export function createBlockNode(data: BlockData): BlockNode {
-  const node: BlockNode = { data, traces: [], logs: [] };
+  const node: BlockNode = { data, traces: [], logs: [], logsByTx: [] };
   data.receipts.forEach((receipt, txIndex) => {
-    for (const log of receipt.logs) node.logs.push({ block: node, txIndex, log });
+    const own: LogNode[] = [];
+    for (const log of receipt.logs) own.push({ block: node, txIndex, log });
+    node.logs.push(...own);
+    node.logsByTx.push(own);
   });
   data.callFrames?.forEach((frame, txIndex) => walk(frame, [], txIndex));
   function walk(frame: CallFrame, path: number[], txIndex: number): void {

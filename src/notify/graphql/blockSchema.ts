@@ -5,6 +5,9 @@
 // result meter, if any (customQuery.ts bounds a result's size with it).
 import {
   defaultFieldResolver,
+  getNullableType,
+  isListType,
+  isNonNullType,
   GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
@@ -49,15 +52,17 @@ function metered<TSource>(fields: GraphQLFieldConfigMap<TSource, GraphqlContext>
   const out: GraphQLFieldConfigMap<TSource, GraphqlContext> = {};
   for (const [name, config] of Object.entries(fields)) {
     const resolve = (config.resolve ?? defaultFieldResolver) as GraphQLFieldResolver<TSource, GraphqlContext>;
+    // What a field resolves to once the result is too large: no resolver runs, so no list is walked.
+    const nullable = !isNonNullType(config.type);
+    const stopped = isListType(getNullableType(config.type)) ? [] : nullable ? null : undefined;
     const settle = (value: unknown, ctx: GraphqlContext): unknown => {
-      if (!ctx.meter) return value;
-      if (ctx.meter.exceeded) return Array.isArray(value) ? [] : name === 'parent' || name === 'block' ? null : value;
-      ctx.meter.add(name, value);
+      ctx.meter?.add(name, value);
       return value;
     };
     out[name] = {
       ...config,
       resolve: (source, args, ctx, info) => {
+        if (ctx.meter?.exceeded && stopped !== undefined) return stopped;
         const value = resolve(source, args, ctx, info);
         return value instanceof Promise ? value.then((v) => settle(v, ctx)) : settle(value, ctx);
       },
@@ -140,7 +145,7 @@ const TransactionType: GraphQLObjectType<TransactionNode, GraphqlContext> = new 
     createdContract: { type: AccountType, resolve: (n) => account(receipt(n).contractAddress) },
     logs: {
       type: listOf(LogType),
-      resolve: (n) => n.block.logs.filter((l) => l.txIndex === n.index),
+      resolve: (n) => n.block.logsByTx[n.index] ?? [],
     },
     r: { type: BigIntScalar, resolve: (n) => tx(n).r ?? null },
     s: { type: BigIntScalar, resolve: (n) => tx(n).s ?? null },
