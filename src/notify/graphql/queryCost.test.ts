@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileCustomQuery, validateCustomWebhookQuery } from './customQuery.js';
-
-/** The attack of issue 11: `levels` fragments, each with `aliases` copies of `transactions { block { …next } }`. */
-export function fragmentBomb(levels: number, aliases = 2): string {
-  const fragments: string[] = [];
-  for (let i = 0; i < levels; i++) {
-    const next = i + 1 < levels ? `...F${i + 1}` : 'hash';
-    fragments.push(`fragment F${i} on Block { ${Array.from({ length: aliases }, (_, k) => `a${k}: transactions { block { ${next} } }`).join(' ')} }`);
-  }
-  return `{ block { ...F0 } } ${fragments.join(' ')}`;
-}
+import { fragmentBomb } from './testing/fragmentBomb.js';
 
 const ALL_TRANSACTION_FIELDS =
   'hash nonce index from { address } to { address } value gasPrice maxFeePerGas maxPriorityFeePerGas gas inputData status gasUsed ' +
