@@ -56,7 +56,7 @@ const ATTEMPT_SCHEMA = {
     error: { type: ['string', 'null'] },
     response_body: { type: ['string', 'null'], description: 'first bytes of the response' },
     first_attempt: { type: 'boolean' },
-    outcome: { type: 'string', enum: ['succeeded', 'retrying', 'failed', 'stale'] },
+    outcome: { type: 'string', enum: ['succeeded', 'retrying', 'failed', 'stale', 'paused'], description: 'paused: the follower paused the webhook (error says why; no event)' },
   },
 };
 const EVENT_SCHEMA = {

@@ -1,7 +1,8 @@
 // Turns one block into the notification events of every interested webhook, inside the follower's
 // transaction: subscribers are looked up in the store for exactly the addresses and NFT contracts the
 // block touched (so the cost does not depend on how many addresses are watched, and an address
-// change committed before the block's transaction applies to it), Custom queries run on the block.
+// change committed before the block's transaction applies to it); Custom webhooks take the results
+// of their queries, run before the transaction (customQueryEvents.ts).
 import type { Hex } from '../../rpc/hex.js';
 import type { SqlExecutor } from '../../store/sql.js';
 import type { NotifyLogger } from '../notifyLogger.js';
@@ -12,9 +13,10 @@ import type { Transfer } from '../extract/transfers.js';
 import type { TokenMetadata } from '../extract/tokenMetadata.js';
 import { asRemoved, type AddressActivity, type NftActivity } from '../extract/activityPayload.js';
 import { createAddressActivityBuilder, createNftMatcher, selectAddressActivity, selectNftActivity, type NftFilterSpec } from '../extract/matchActivity.js';
-import { compileCustomQuery, prepareBlock, runCustomQuery, type CompiledCustomQuery } from '../graphql/customQuery.js';
-import type { BlockNode, BlockLoader } from '../graphql/blockNodes.js';
 import { nextSequence } from './followerStore.js';
+import { customEvents, type BlockQueries, type CustomEvent } from './customQueryEvents.js';
+
+export type { CustomEvent } from './customQueryEvents.js';
 
 /** `event` of ADDRESS_ACTIVITY and NFT_ACTIVITY notifications. */
 export interface ActivityEvent<A> {
@@ -22,40 +24,10 @@ export interface ActivityEvent<A> {
   activity: A[];
 }
 
-/** `event` of GRAPHQL (Custom) notifications. */
-export interface CustomEvent {
-  data: Record<string, unknown> | null;
-  /** Increases by one per notification of the webhook (decimal string, as the hosted provider sends). */
-  sequenceNumber: string;
-  network: string;
-  /** Present (true) only on the notification that retracts a block after a reorg. */
-  removed?: true;
-}
-
 export type WebhookEvent =
   | { webhookId: string; type: 'ADDRESS_ACTIVITY'; event: ActivityEvent<AddressActivity> }
   | { webhookId: string; type: 'NFT_ACTIVITY'; event: ActivityEvent<NftActivity> }
   | { webhookId: string; type: 'GRAPHQL'; event: CustomEvent };
-
-/** Compiled Custom queries by webhook, recompiled when the stored text changes. */
-export interface CustomQueryCache {
-  get(webhookId: string, query: string): CompiledCustomQuery | null;
-}
-
-export function createCustomQueryCache(logger: NotifyLogger): CustomQueryCache {
-  const cache = new Map<string, { text: string; compiled: CompiledCustomQuery | null }>();
-  return {
-    get(webhookId, query) {
-      const hit = cache.get(webhookId);
-      if (hit && hit.text === query) return hit.compiled;
-      const result = compileCustomQuery(query);
-      // The API validates on create; a stored query failing here predates a schema change.
-      if (!result.ok) logger.warn({ webhookId, reason: result.message }, 'Custom webhook query does not validate; webhook skipped');
-      cache.set(webhookId, { text: query, compiled: result.ok ? result.query : null });
-      return result.ok ? result.query : null;
-    },
-  };
-}
 
 export interface BlockEventsInput {
   network: string;
@@ -66,8 +38,8 @@ export interface BlockEventsInput {
   nativeDecimals: number;
   /** Which webhooks take part (live: all but backfilling ones; backfill: the ones at this block). */
   include: (webhookId: string) => boolean;
-  queries: CustomQueryCache;
-  loadBlock: BlockLoader;
+  /** The block's Custom query runs (mostly done before the transaction). */
+  queries: BlockQueries;
   nowMs: number;
   logger: NotifyLogger;
 }
@@ -139,24 +111,6 @@ async function nftEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<Webh
     const { filters, everyNft } = filtersBy.get(webhookId)!;
     const activity = selectNftActivity(input.transfers, createNftMatcher(filters, everyNft), blockNumber);
     if (activity.length) out.push({ webhookId, type: 'NFT_ACTIVITY', event: { network: input.network, activity } });
-  }
-  return out;
-}
-
-async function customEvents(tx: SqlExecutor, input: BlockEventsInput): Promise<WebhookEvent[]> {
-  const webhooks = (await findActiveWebhooks(tx, input.network, 'GRAPHQL')).filter((w) => input.include(w.id) && w.graphqlQuery);
-  if (!webhooks.length) return [];
-  let node: BlockNode | undefined;
-  const out: WebhookEvent[] = [];
-  for (const webhook of webhooks.sort((x, y) => (x.id < y.id ? -1 : 1))) {
-    const query = input.queries.get(webhook.id, webhook.graphqlQuery!);
-    if (!query) continue;
-    node ??= prepareBlock(input.block);
-    const result = await runCustomQuery(query, node, { loadBlock: input.loadBlock });
-    if (result.errors.length) input.logger.warn({ webhookId: webhook.id, block: input.block.header.number, errors: result.errors }, 'Custom webhook query reported errors');
-    if (result.data === null || (result.empty && webhook.skipEmptyMessages)) continue;
-    const sequence = await nextSequence(tx, input.network, webhook.id, input.nowMs);
-    out.push({ webhookId: webhook.id, type: 'GRAPHQL', event: { data: result.data, sequenceNumber: sequence.toString(), network: input.network } });
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { createManualClock } from '../clock.js';
 import { createWebhookRepository } from '../webhooks/webhookRepository.js';
 import { loadActivityFixture } from '../extract/testing/activityFixture.js';
 import type { BlockData } from '../extract/blockData.js';
-import { createChainFollower, type ChainFollowerOptions } from './chainFollower.js';
+import { createChainFollower, type ChainFollower, type ChainFollowerOptions } from './chainFollower.js';
 import { createMemoryBlockSource, type MemoryBlockSource } from './memoryBlockSource.js';
 import { readCursor, requestBackfill } from './followerStore.js';
 import { createTestOutbox, createTestWebhook, followerTestDatabases, notificationsOf } from './testing/followerHarness.js';
@@ -38,9 +38,18 @@ for (const impl of followerTestDatabases) {
       ({ db, cleanup } = await impl.open());
       outbox = createTestOutbox(clock);
     });
-    afterEach(async () => cleanup());
+    const started: ChainFollower[] = [];
+    afterEach(async () => {
+      // stop() also ends the Custom query worker of followers that ran GRAPHQL webhooks.
+      await Promise.all(started.splice(0).map((f) => f.stop()));
+      await cleanup();
+    });
 
-    const follower = (overrides: Partial<ChainFollowerOptions> = {}) => createChainFollower({ network: NETWORK, db, source, outbox, clock, ...overrides });
+    const follower = (overrides: Partial<ChainFollowerOptions> = {}) => {
+      const f = createChainFollower({ network: NETWORK, db, source, outbox, clock, ...overrides });
+      started.push(f);
+      return f;
+    };
 
     it('default: starts after the current head and notifies only for later blocks', async () => {
       source = createMemoryBlockSource({ blocks: canonical.slice(0, 3), call: recordedCall });

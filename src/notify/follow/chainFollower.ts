@@ -1,7 +1,8 @@
 // The chain follower of one network: walks canonical blocks from its stored cursor, detects reorgs
 // by parent hash (rolling back to the common ancestor and retracting what was sent for the dropped
 // blocks), and writes each block's events, the sent-event record and the new cursor in one store
-// transaction, so a restart resumes with no gap and no repeated first-time notification.
+// transaction, so a restart resumes with no gap and no repeated first-time notification. Custom
+// webhook queries run in a worker, within budget, before that transaction opens.
 import type { Hex } from '../../rpc/hex.js';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -12,7 +13,9 @@ import { blockDataProblem } from '../extract/blockData.js';
 import { extractTransfers } from '../extract/transfers.js';
 import { createCallTokenMetadataSource, createTokenMetadataCache, type TokenMetadataCache } from '../extract/tokenMetadata.js';
 import type { BlockSource } from './blockSource.js';
-import { buildBlockEvents, createCustomQueryCache, removalEvent, tokenContracts, type WebhookEvent } from './blockEvents.js';
+import { buildBlockEvents, removalEvent, tokenContracts, type WebhookEvent } from './blockEvents.js';
+import { createAncestorLoader, createBlockQueries, createCustomQueryCache, customWebhooks, type BlockQueries } from './customQueryEvents.js';
+import { createCustomQueryRunner, type QueryBudget } from '../graphql/customQueryRunner.js';
 import * as store from './followerStore.js';
 import { CursorConflictError, type BlockRef } from './followerStore.js';
 
@@ -42,6 +45,8 @@ export interface ChainFollowerOptions {
   nativeDecimals?: number;
   /** Token metadata cache; default reads through `source.call` and persists in follower_tokens. */
   tokenMetadata?: TokenMetadataCache;
+  /** Budget of one Custom webhook query on one block (default DEFAULT_QUERY_BUDGET: 2 s, 1 MiB, 256 MiB heap). */
+  customQueryBudget?: Partial<QueryBudget>;
   clock?: Clock;
   logger?: NotifyLogger;
 }
@@ -64,7 +69,7 @@ export interface ChainFollower {
   readonly network: string;
   /** Follows the chain in the background until stop(). */
   start(): void;
-  /** Stops and waits for the block in progress to commit or roll back. */
+  /** Stops, waits for the block in progress to commit or roll back, and ends the Custom query worker. */
   stop(): Promise<void>;
   /** Processes everything available now (reorgs, new blocks, backfills); resolves when caught up. */
   syncOnce(): Promise<SyncReport>;
@@ -87,8 +92,9 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const nativeAsset = options.nativeAsset ?? 'ETH';
   const nativeDecimals = options.nativeDecimals ?? 18;
   const tokens = options.tokenMetadata ?? createTokenMetadataCache({ source: createCallTokenMetadataSource(source.call), store: store.createSqlTokenMetadataStore(db, network) });
-  const queries = createCustomQueryCache(logger);
-  const loadBlock = (hash: Hex) => source.blockByHash(hash);
+  const queries = createCustomQueryCache();
+  const runner = createCustomQueryRunner({ budget: options.customQueryBudget });
+  const ancestors = createAncestorLoader((hash: Hex) => source.blockByHash(hash));
   let cursor: BlockRef | null = null;
   // Set by stop(): a long catch-up or backfill ends after the block in progress.
   let stopping = false;
@@ -127,12 +133,21 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     return { ref, transfers, tokenInfo };
   }
 
+  /** The block's Custom queries, run now for the webhooks expected to take part (before any transaction). */
+  async function runCustomQueries(block: BlockData, include: (webhookId: string) => boolean): Promise<BlockQueries> {
+    const runs = createBlockQueries({ block, runner, cache: queries, ancestors });
+    await runs.prefetch(await customWebhooks(db, network, include));
+    return runs;
+  }
+
   async function processLive(from: BlockRef, block: BlockData): Promise<number> {
     const { ref, transfers, tokenInfo } = await prepare(block);
+    const expectedBackfilling = await store.backfillingAt(db, network, ref.number);
+    const custom = await runCustomQueries(block, (id) => !expectedBackfilling.has(id));
     const written = await db.transaction(async (tx) => {
       const now = clock.now();
       const backfilling = await store.extendBackfills(tx, network, ref.number, now);
-      const events = await buildBlockEvents(tx, { network, block, transfers, tokens: tokenInfo, nativeAsset, nativeDecimals, include: (id) => !backfilling.has(id), queries, loadBlock, nowMs: now, logger });
+      const events = await buildBlockEvents(tx, { network, block, transfers, tokens: tokenInfo, nativeAsset, nativeDecimals, include: (id) => !backfilling.has(id), queries: custom, nowMs: now, logger });
       const n = await appendAndRecord(tx, ref, events);
       await store.moveCursor(tx, network, from, ref, now);
       await store.recordBlock(tx, network, ref);
@@ -153,10 +168,11 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     if (!block || (seen && seen !== block.header.hash.toLowerCase())) return false;
     const { ref, transfers, tokenInfo } = await prepare(block);
     const ids = new Set(next.webhookIds);
+    const custom = await runCustomQueries(block, (id) => ids.has(id));
     const written = await db.transaction(async (tx) => {
       await store.assertCursor(tx, network, at);
       const now = clock.now();
-      const events = await buildBlockEvents(tx, { network, block, transfers, tokens: tokenInfo, nativeAsset, nativeDecimals, include: (id) => ids.has(id), queries, loadBlock, nowMs: now, logger });
+      const events = await buildBlockEvents(tx, { network, block, transfers, tokens: tokenInfo, nativeAsset, nativeDecimals, include: (id) => ids.has(id), queries: custom, nowMs: now, logger });
       const n = await appendAndRecord(tx, ref, events);
       await store.advanceBackfill(tx, next.webhookIds, next.number, now);
       return n;
@@ -282,6 +298,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       clearTimeout(timer);
       unsubscribe?.();
       await current;
+      await runner.close();
     },
     syncOnce,
     cursor: () => cursor,

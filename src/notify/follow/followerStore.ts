@@ -153,6 +153,18 @@ export async function extendBackfills(ex: SqlExecutor, network: string, number: 
   return new Set(rows.map((r) => r.webhook_id));
 }
 
+/**
+ * Webhooks that will be backfilling when block `number` is processed (what extendBackfills will
+ * return), read before the block's transaction to know whose Custom queries to run.
+ */
+export async function backfillingAt(ex: SqlExecutor, network: string, number: bigint): Promise<Set<string>> {
+  const rows = await ex.query<{ webhook_id: string }>(
+    'SELECT webhook_id FROM follower_webhooks WHERE network = $1 AND (backfill_next IS NOT NULL OR (replay_from IS NOT NULL AND replay_from <= $2))',
+    [network, number],
+  );
+  return new Set(rows.map((r) => r.webhook_id));
+}
+
 /** The earliest pending backfill block and the webhooks waiting for it; null when none. */
 export async function nextBackfill(ex: SqlExecutor, network: string): Promise<{ number: bigint; webhookIds: string[] } | null> {
   const rows = await ex.query<{ webhook_id: string; backfill_next: unknown }>(
