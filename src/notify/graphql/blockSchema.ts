@@ -20,6 +20,7 @@ import {
   type GraphQLNullableType,
 } from 'graphql';
 import type { Hex } from '../../rpc/hex.js';
+import type { BlockData } from '../extract/blockData.js';
 import { AddressScalar, BigIntScalar, Bytes32Scalar, BytesScalar, LongScalar } from './scalars.js';
 import {
   compileAddressCriteria,
@@ -176,6 +177,13 @@ const CallTracerTraceType: GraphQLObjectType<TraceNode, GraphqlContext> = new Gr
 });
 
 const header = (n: BlockNode) => n.data.header;
+/** Ancestors indexed once per block however many times a query reaches them (`transactions { block { parent … } }`). */
+const ancestorNodes = new WeakMap<BlockData, BlockNode>();
+const ancestorNode = (data: BlockData): BlockNode => {
+  let node = ancestorNodes.get(data);
+  if (!node) ancestorNodes.set(data, (node = createBlockNode(data)));
+  return node;
+};
 
 function blockFields(): GraphQLFieldConfigMap<BlockNode, GraphqlContext> {
   return {
@@ -187,7 +195,7 @@ function blockFields(): GraphQLFieldConfigMap<BlockNode, GraphqlContext> {
       resolve: async (n, _args, ctx) => {
         if (BigInt(header(n).number) === 0n) return null;
         const data = await ctx.loadBlock(header(n).parentHash);
-        return data ? createBlockNode(data) : null;
+        return data ? ancestorNode(data) : null;
       },
     },
     nonce: { type: nonNull(BytesScalar), resolve: (n) => header(n).nonce },

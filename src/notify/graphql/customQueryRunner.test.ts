@@ -20,7 +20,18 @@ describe('Custom query runner (worker thread)', () => {
     const local = await runCustomQuery(compiled.query, prepareBlock(block), { loadBlock: async (h) => (h === parent.header.hash ? parent : undefined) });
     const outcome = await runner.run(block, [parent], query);
     expect(outcome).toMatchObject({ ok: true, data: local.data, errors: [], empty: false });
-    expect((await runner.run(block, [], query)).ok && (await runner.run(block, [], query))).toMatchObject({ data: { block: { parent: { hash: parent.header.hash } } } });
+    // The worker holds the block: a later query on it reaching its parent still finds it.
+    expect(await runner.run(block, [], '{ block { number } }')).toMatchObject({ ok: true });
+    expect(await runner.run(block, [parent], query)).toMatchObject({ ok: true, data: { block: { parent: { hash: parent.header.hash } } } });
+  });
+
+  it('behavior: a query reaching deeper through parent than the one before it on the same block gets the longer chain', async () => {
+    runner = createCustomQueryRunner();
+    const block = scenarioBlock(fixture, 'erc20');
+    const n = Number(block.header.number);
+    expect(await runner.run(block, [], '{ block { parent { number } } }')).toMatchObject({ ok: true, data: { block: { parent: null } } });
+    const chain = [fixture.canonical[n - 1]!, fixture.canonical[n - 2]!];
+    expect(await runner.run(block, chain, '{ block { parent { parent { number } } } }')).toMatchObject({ ok: true, data: { block: { parent: { parent: { number: n - 2 } } } } });
   });
 
   it('error: a result over the size cap is refused in the worker; the next query runs normally', async () => {

@@ -40,8 +40,9 @@ export interface CustomQueryRunnerOptions {
 
 interface Slot {
   worker: Worker;
-  /** Hash of the block this worker holds. */
+  /** Hash of the block this worker holds, and how many of its ancestors (parent first). */
   blockHash: string | null;
+  ancestorCount: number;
   /** Settles the run in progress when the worker exits or fails. */
   onExit?: (reason: string) => void;
   onReply?: (reply: QueryWorkerReply) => void;
@@ -60,7 +61,7 @@ export function createCustomQueryRunner(options: CustomQueryRunnerOptions = {}):
     const worker = startWorker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: budget.maxHeapMb } });
     // An idle worker never keeps the process alive.
     worker.unref();
-    const started: Slot = { worker, blockHash: null };
+    const started: Slot = { worker, blockHash: null, ancestorCount: 0 };
     let lastError = '';
     return new Promise<Slot>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -99,7 +100,10 @@ export function createCustomQueryRunner(options: CustomQueryRunnerOptions = {}):
         clearTimeout(timer);
         current.onReply = undefined;
         current.onExit = undefined;
-        if (problem === null) current.blockHash = hash;
+        if (problem === null) {
+          current.blockHash = hash;
+          current.ancestorCount = ancestors.length;
+        }
         resolve(problem);
       };
       current.onExit = (reason) => done(`the query worker could not hold the block: ${reason}`);
@@ -114,7 +118,8 @@ export function createCustomQueryRunner(options: CustomQueryRunnerOptions = {}):
     slot ??= await spawn();
     const current = slot;
     const hash = block.header.hash.toLowerCase();
-    if (current.blockHash !== hash) {
+    // A query reaching deeper through `parent` than the ones before it needs the longer chain.
+    if (current.blockHash !== hash || current.ancestorCount < ancestors.length) {
       const problem = await sendBlock(current, block, ancestors);
       if (problem) return { ok: false, reason: problem, elapsedMs: 0 };
     }
