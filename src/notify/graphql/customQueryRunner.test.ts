@@ -53,4 +53,13 @@ describe('Custom query runner (worker thread)', () => {
     expect(performance.now() - started).toBeLessThan(350);
     expect(await runner.run(block, [], '{ block { transactionCount } }')).toMatchObject({ ok: true, data: { block: { transactionCount: 30000 } } });
   });
+
+  it('error: a query that runs its worker out of heap ends only that worker; the process and the next query go on', async () => {
+    // No size cap to speak of: only the worker's 64 MiB heap stops this one.
+    runner = createCustomQueryRunner({ budget: { maxHeapMb: 64, maxResultBytes: 1024 * 1024 * 1024, timeMs: 60_000 } });
+    const block = largeBlock(scenarioBlock(fixture, 'erc20'), 3_000, 5);
+    const outcome = await runner.run(block, [], '{ block { logs { data topics transaction { hash inputData logs { data topics } } } } }');
+    expect(outcome).toMatchObject({ ok: false, reason: 'ran out of memory (worker heap limit 64 MiB)' });
+    expect(await runner.run(block, [], '{ block { transactionCount } }')).toMatchObject({ ok: true, data: { block: { transactionCount: 3000 } } });
+  });
 });
