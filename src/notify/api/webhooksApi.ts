@@ -16,6 +16,8 @@ import type { ApiDeps, ApiRoute } from './apiRoute.js';
 import { createNotifyRoutes } from './notifyRoutes.js';
 import { createDeliveryRoutes } from './deliveryRoutes.js';
 import { buildOpenApiDocument } from './openApiDocument.js';
+import { invalidField } from './apiSchemas.js';
+import { unsafeTextProblem } from './unsafeText.js';
 
 export interface WebhooksApiOptions {
   db: SqlDatabase;
@@ -109,6 +111,10 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
       return sendJson(res, 405, { message: `${method} is not allowed on ${url.pathname}` }, { Allow: candidates.map((r) => r.method).join(', ') });
     }
     const body = method === 'GET' ? {} : await readJson(req);
+    for (const [name, value] of url.searchParams) {
+      const problem = unsafeTextProblem(value);
+      if (problem) throw invalidField(name, problem);
+    }
     const result = await route.handle({ body, query: url.searchParams, nowMs: options.notifier.clock.now(), requestId });
     sendJson(res, 200, result);
   }
