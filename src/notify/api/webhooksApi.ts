@@ -15,6 +15,7 @@ import type { WebhookTier } from '../webhooks/webhookTypes.js';
 import type { ApiDeps, ApiRoute } from './apiRoute.js';
 import { createNotifyRoutes } from './notifyRoutes.js';
 import { createDeliveryRoutes } from './deliveryRoutes.js';
+import { createSigningKeyRoutes } from './signingKeyRoute.js';
 import { buildOpenApiDocument } from './openApiDocument.js';
 import { invalidField } from './apiSchemas.js';
 import { unsafeTextProblem } from './unsafeText.js';
@@ -69,7 +70,7 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
     networks: options.networks ?? ['ETH_MAINNET'],
     tier: options.tier ?? options.notifier.tier ?? 'enterprise',
   };
-  const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
+  const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...createSigningKeyRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
   let openApiText: string | undefined;
 
   function authenticated(req: IncomingMessage): boolean {
