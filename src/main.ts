@@ -6,6 +6,7 @@ import type { ServiceConfig } from './config/options.js';
 import { balanceWei } from './config/options.js';
 import { loadOrCreateSecrets } from './config/serviceSecrets.js';
 import { lockDataDir } from './config/dataDirLock.js';
+import { makeDataDirPrivate } from './config/dataDirModes.js';
 import { releaseAllLeases } from './notify/outbox/claimDeliveries.js';
 import { createLogger, type Logger } from './log/createLogger.js';
 import { openServiceStore } from './store/openServiceStore.js';
@@ -46,6 +47,9 @@ export function packageVersion(): string {
 export async function startService(config: ServiceConfig): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel });
   const version = packageVersion();
+  // Before anything opens a file: the dir 0700 and every file 0600 (the stores hold keys in plain text).
+  const tightened = makeDataDirPrivate(config.dataDir);
+  if (tightened.length) logger.warn({ dataDir: config.dataDir, files: tightened.map((t) => `${t.path} (was ${t.from})`) }, 'data dir permissions tightened to 0700/0600');
   const lock = lockDataDir(config.dataDir);
   const secrets = loadOrCreateSecrets(config.dataDir, { devApiKey: config.devApiKey, authToken: config.authToken });
   const cleanups: (() => Promise<void>)[] = [async () => lock.release()];
@@ -54,11 +58,6 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     cleanups.length = 0;
   };
   try {
-    const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    cleanups.push(() => db.close());
-    const keys = createKeysRepository(db);
-    await ensureKey(keys, { key: secrets.devApiKey, tier: 'enterprise', name: 'dev' });
-
     const chain = await createDevChain({
       dataDir: config.dataDir,
       chainId: BigInt(config.chainId),
@@ -75,6 +74,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logger: logger.child({ part: 'chain' }),
     });
     cleanups.push(() => chain.close());
+    const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    cleanups.push(() => db.close());
+    const keys = createKeysRepository(db);
+    await ensureKey(keys, { key: secrets.devApiKey, tier: 'enterprise', name: 'dev' });
 
     // Calls at the head run on the working state (head root plus dev setters): the tracer's default.
     // Traces run in worker threads (below the core count) so they never hold the HTTP loop.

@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from '../sql.js';
 import { createAsyncLock } from '../asyncLock.js';
+import { preparePrivateDatabaseFile } from './privateDatabaseFile.js';
 
 export interface SqliteDatabaseOptions {
   /** File path, or ':memory:'. */
@@ -20,6 +21,8 @@ export function toSqlitePlaceholders(sql: string, params: readonly SqlValue[]): 
 }
 
 export function createSqliteDatabase(options: SqliteDatabaseOptions): SqlDatabase {
+  // The file holds signing keys and API keys: 0600, and SQLite's -wal/-shm inherit that mode.
+  preparePrivateDatabaseFile(options.filename);
   const db = new Database(options.filename);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
