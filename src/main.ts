@@ -133,6 +133,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logger: logger.child({ part: 'webhooks-api' }),
       version,
       extraRoutes: createFollowerRoutes,
+      onBackfillRequested: () => follower.wake(),
     });
     const follower = createChainFollower({
       network: EMBEDDED_NETWORK.webhooks,

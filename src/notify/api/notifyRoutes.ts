@@ -93,6 +93,7 @@ export function createNotifyRoutes(deps: ApiDeps): ApiRoute[] {
             : (tx, webhook) => requestBackfill(tx, { webhookId: webhook.id, network: webhook.network, fromBlock: BigInt(body.from_block!), nowMs }),
         );
         if (!created) throw new ForbiddenError(`webhook limit reached: the ${deps.tier} tier allows ${limit} webhooks`);
+        if (body.from_block !== undefined) deps.onBackfillRequested?.();
         return { data: webhookToWire(created, nowMs, { revealSigningKey: true }) };
       },
     }),

@@ -44,6 +44,8 @@ export interface WebhooksApiOptions {
    * request); built with `defineRoute` and the same deps, and listed in the OpenAPI document.
    */
   extraRoutes?: (deps: ApiDeps) => ApiRoute[];
+  /** Called after a backfill request (`from_block`, backfill-webhook) is committed: wake the follower. */
+  onBackfillRequested?: () => void;
 }
 
 /** True for paths this API answers: everything under the prefix except the keys API. */
@@ -69,6 +71,7 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
     ids: createWebhookIds(options.randomBytes),
     networks: options.networks ?? ['ETH_MAINNET'],
     tier: options.tier ?? options.notifier.tier ?? 'enterprise',
+    onBackfillRequested: options.onBackfillRequested,
   };
   const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...createSigningKeyRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
   let openApiText: string | undefined;

@@ -14,6 +14,7 @@ import { createCallTokenMetadataSource, createTokenMetadataCache, type TokenMeta
 import type { BlockSource } from './blockSource.js';
 import { buildBlockEvents, createCustomQueryCache, removalEvent, tokenContracts, type WebhookEvent } from './blockEvents.js';
 import * as store from './followerStore.js';
+import { createBackfillProgressLog } from './backfillProgress.js';
 import { CursorConflictError, type BlockRef } from './followerStore.js';
 
 /** The outbox surface the follower writes to (a Notifier satisfies it). */
@@ -68,6 +69,8 @@ export interface ChainFollower {
   stop(): Promise<void>;
   /** Processes everything available now (reorgs, new blocks, backfills); resolves when caught up. */
   syncOnce(): Promise<SyncReport>;
+  /** Looks for work at once (e.g. a backfill was just requested) instead of at the next block or poll. */
+  wake(): void;
   /** Last committed block, or null before the first sync. */
   cursor(): BlockRef | null;
 }
@@ -88,6 +91,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const nativeDecimals = options.nativeDecimals ?? 18;
   const tokens = options.tokenMetadata ?? createTokenMetadataCache({ source: createCallTokenMetadataSource(source.call), store: store.createSqlTokenMetadataStore(db, network) });
   const queries = createCustomQueryCache(logger);
+  const backfillLog = createBackfillProgressLog({ network, logger, now: () => clock.now() });
   const loadBlock = (hash: Hex) => source.blockByHash(hash);
   let cursor: BlockRef | null = null;
   // Set by stop(): a long catch-up or backfill ends after the block in progress.
@@ -161,6 +165,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       await store.advanceBackfill(tx, next.webhookIds, next.number, now);
       return n;
     });
+    await backfillLog.stepDone(db, next.webhookIds, next.number);
     report.backfilled++;
     report.events += written;
     if (written) outbox.wake();
@@ -217,6 +222,11 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
             await rollback(at, report);
             continue;
           }
+          // Backfills requested since the last block start now, up to the cursor (no need to wait for a block).
+          await db.transaction(async (tx) => {
+            await store.assertCursor(tx, network, at);
+            await store.extendBackfills(tx, network, at.number, clock.now());
+          });
           if (await backfillStep(at, report)) continue;
           return report;
         }
@@ -284,6 +294,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       await current;
     },
     syncOnce,
+    wake: kick,
     cursor: () => cursor,
   };
 }
