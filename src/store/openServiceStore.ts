@@ -20,7 +20,7 @@ export async function openServiceStore(options: OpenServiceStoreOptions): Promis
     db = await createPostgresDatabase({ connectionString: options.databaseUrl });
   } else {
     mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    db = createSqliteDatabase({ filename: join(options.dataDir, 'service.sqlite') });
+    db = createSqliteDatabase({ filename: join(options.dataDir, 'service.sqlite'), checkpointInWorker: true });
   }
   try {
     await migrate(db);
