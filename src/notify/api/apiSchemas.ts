@@ -3,7 +3,6 @@
 // schemas generate the OpenAPI request bodies, so documentation and validation cannot drift.
 import { z } from 'zod';
 import { InvalidParamsError } from '../../rpc/errors.js';
-import { findUnsafeText } from './unsafeText.js';
 import { WEBHOOK_TYPES, MAX_ADDRESSES_PER_REQUEST, MAX_NFT_FILTERS_PER_WEBHOOK } from '../webhooks/webhookTypes.js';
 
 export const Address = z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{40}$/, { error: 'must be a 20-byte hex address (0x + 40 hex digits)' });
@@ -117,8 +116,6 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 /** Parses `input` or throws a 400 InvalidParamsError naming the first bad field, e.g. `addresses[2]: must be …`. */
 export function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw invalidField('body', 'must be a JSON object');
-  const unsafe = findUnsafeText(input);
-  if (unsafe) throw invalidField(unsafe.field, unsafe.problem);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

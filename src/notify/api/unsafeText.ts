@@ -4,8 +4,13 @@
 /** Top-level body fields holding source text, where tab, LF and CR are ordinary characters. */
 const MULTILINE_FIELDS: ReadonlySet<string> = new Set(['graphql_query']);
 
+// Any control character or surrogate: a quick test that lets ordinary text skip the exact scan below.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const SUSPECT = /[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/;
+
 /** Why `text` may not be stored, or null. `multiline` text (query source) may hold tab, LF and CR. */
 export function unsafeTextProblem(text: string, multiline = false): string | null {
+  if (!SUSPECT.test(text)) return null;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     const control = c <= 0x1f || (c >= 0x7f && c <= 0x9f);
@@ -22,23 +27,41 @@ export function unsafeTextProblem(text: string, multiline = false): string | nul
 }
 
 /** The first string in a parsed JSON body that may not be stored: its path (`addresses[2]`, `graphql_query.query`) and why. */
-export function findUnsafeText(value: unknown, path = ''): { field: string; problem: string } | null {
-  if (typeof value === 'string') {
-    const problem = unsafeTextProblem(value, MULTILINE_FIELDS.has(path.split(/[.[]/)[0]!));
-    return problem ? { field: path || 'body', problem } : null;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnsafeText(value[i], `${path}[${i}]`);
-      if (found) return found;
+export function findUnsafeText(body: unknown): { field: string; problem: string } | null {
+  // The path is built only for the string at fault: a body may hold 100,000 addresses.
+  const walk = (value: unknown, multiline: boolean): { path: Array<string | number>; problem: string } | null => {
+    if (typeof value === 'string') {
+      const problem = unsafeTextProblem(value, multiline);
+      return problem ? { path: [], problem } : null;
+    }
+    if (value === null || typeof value !== 'object') return null;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        // Strings inline: the common case of a long list of addresses.
+        const found = typeof item === 'string' ? (SUSPECT.test(item) ? walk(item, multiline) : null) : walk(item, multiline);
+        if (found) return (found.path.unshift(i), found);
+      }
+      return null;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const found = walk(child, multiline);
+      if (found) return (found.path.unshift(key), found);
     }
     return null;
+  };
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    const found = walk(body, false);
+    return found && { field: formatPath(found.path), problem: found.problem };
   }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const found = findUnsafeText(child, path ? `${path}.${key}` : key);
-      if (found) return found;
-    }
+  for (const [key, child] of Object.entries(body)) {
+    const found = walk(child, MULTILINE_FIELDS.has(key));
+    if (found) return { field: formatPath([key, ...found.path]), problem: found.problem };
   }
   return null;
+}
+
+function formatPath(path: ReadonlyArray<string | number>): string {
+  if (path.length === 0) return 'body';
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 }

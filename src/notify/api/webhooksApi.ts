@@ -18,7 +18,7 @@ import { createDeliveryRoutes } from './deliveryRoutes.js';
 import { createSigningKeyRoutes } from './signingKeyRoute.js';
 import { buildOpenApiDocument } from './openApiDocument.js';
 import { invalidField } from './apiSchemas.js';
-import { unsafeTextProblem } from './unsafeText.js';
+import { findUnsafeText, unsafeTextProblem } from './unsafeText.js';
 
 export interface WebhooksApiOptions {
   db: SqlDatabase;
@@ -119,6 +119,10 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
       const problem = unsafeTextProblem(value);
       if (problem) throw invalidField(name, problem);
     }
+    const unsafe = findUnsafeText(body);
+    if (unsafe) throw invalidField(unsafe.field, unsafe.problem);
+    // Parsing and scanning a large body took a slice of the loop; validation (100,000 addresses) takes another.
+    if (method !== 'GET') await new Promise<void>((resolve) => setImmediate(resolve));
     const result = await route.handle({ body, query: url.searchParams, nowMs: options.notifier.clock.now(), requestId });
     sendJson(res, 200, result);
   }
