@@ -15,13 +15,14 @@ describe('makeDataDirPrivate', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  it('behavior: an existing 0755 data dir with 0644 files is tightened and the changes are listed', () => {
+  it('behavior: an existing 0755 data dir with 0644 files is tightened and the changes are listed; deeper entries and links are left alone', () => {
     const root = mkdtempSync(join(tmpdir(), 'tracehook-modes-'));
     dirs.push(root);
     const dataDir = join(root, 'data');
     mkdirSync(join(dataDir, 'sub'), { recursive: true });
     for (const f of ['service.sqlite', 'service.sqlite-wal', 'service.sqlite-shm', 'chain.sqlite', 'sub/extra']) writeFileSync(join(dataDir, f), 'x', { mode: 0o644 });
     writeFileSync(join(dataDir, 'secrets.json'), '{}', { mode: 0o600 });
+    writeFileSync(join(dataDir, 'run.sh'), '#!/bin/sh', { mode: 0o755 });
     writeFileSync(join(root, 'outside'), 'x', { mode: 0o644 });
     symlinkSync(join(root, 'outside'), join(dataDir, 'link'));
     chmodSync(dataDir, 0o755);
@@ -30,14 +31,16 @@ describe('makeDataDirPrivate', () => {
     expect(changed.map((c) => [c.path.slice(dataDir.length), c.from]).sort()).toEqual([
       ['', '755'],
       ['/chain.sqlite', '644'],
+      ['/run.sh', '755'],
       ['/service.sqlite', '644'],
       ['/service.sqlite-shm', '644'],
       ['/service.sqlite-wal', '644'],
       ['/sub', '755'],
-      ['/sub/extra', '644'],
     ]);
-    expect([dataDir, join(dataDir, 'sub')].map(mode)).toEqual(['700', '700']);
-    expect(['service.sqlite', 'service.sqlite-wal', 'service.sqlite-shm', 'chain.sqlite', 'secrets.json', 'sub/extra'].map((f) => mode(join(dataDir, f)))).toEqual(Array(6).fill('600'));
+    expect([dataDir, join(dataDir, 'sub'), join(dataDir, 'run.sh')].map(mode)).toEqual(['700', '700', '700']);
+    expect(['service.sqlite', 'service.sqlite-wal', 'service.sqlite-shm', 'chain.sqlite', 'secrets.json'].map((f) => mode(join(dataDir, f)))).toEqual(Array(5).fill('600'));
+    // Below the first level nothing changes: the 0700 dir already keeps other users out.
+    expect(mode(join(dataDir, 'sub/extra'))).toBe('644');
     // A link is not followed: what it points to outside the data dir keeps its mode.
     expect(mode(join(root, 'outside'))).toBe('644');
     expect(makeDataDirPrivate(dataDir)).toEqual([]);
