@@ -36,6 +36,12 @@ async function refusedStart(dataDir: string): Promise<string> {
   return error!.message;
 }
 
+/** A clean stop: one answered request first, so the signal handlers installed after the banner are in place. */
+async function stop(p: TracehookProcess): Promise<number | null> {
+  await fetch(`${p.baseUrl}/healthz`);
+  return p.kill('SIGTERM');
+}
+
 async function rpc(p: TracehookProcess, method: string, params: unknown[] = []): Promise<unknown> {
   const res = await fetch(p.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   return ((await res.json()) as { result: unknown }).result;
@@ -52,7 +58,7 @@ describe('data dir (real CLI)', () => {
     const dataDir = tempDataDir();
     const first = await start(dataDir);
     await mine(first, 3);
-    expect(await first.kill('SIGTERM')).toBe(0);
+    expect(await stop(first)).toBe(0);
 
     for (const f of ['chain.sqlite', 'chain.sqlite-wal', 'chain.sqlite-shm']) rmSync(join(dataDir, f), { force: true });
     const refusal = await refusedStart(dataDir);
@@ -66,10 +72,10 @@ describe('data dir (real CLI)', () => {
     const accepted = await start(dataDir, ['--accept-data-loss']);
     expect(accepted.logs()).toContain('accepted data loss: ');
     await mine(accepted, 2);
-    expect(await accepted.kill('SIGTERM')).toBe(0);
+    expect(await stop(accepted)).toBe(0);
     // Once the follower has caught up with the new chain, a plain start works again.
     const plain = await start(dataDir);
-    expect(await plain.kill('SIGTERM')).toBe(0);
+    expect(await stop(plain)).toBe(0);
 
     for (const f of ['service.sqlite', 'service.sqlite-wal', 'service.sqlite-shm']) rmSync(join(dataDir, f), { force: true });
     const storeRefusal = await refusedStart(dataDir);
@@ -78,7 +84,7 @@ describe('data dir (real CLI)', () => {
     expect(readdirSync(dataDir)).not.toContain('service.sqlite');
     const fresh = await start(dataDir, ['--accept-data-loss']);
     expect(fresh.logs()).toContain('accepted data loss: ');
-    expect(await fresh.kill('SIGTERM')).toBe(0);
+    expect(await stop(fresh)).toBe(0);
   }, 120_000);
 
   it('args: the checks pass a first start, an intact data dir and PostgreSQL', () => {

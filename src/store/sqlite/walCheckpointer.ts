@@ -48,6 +48,8 @@ export function startWalCheckpointer(filename: string, options: WalCheckpointerO
   return {
     async close() {
       closing = true;
+      // Waiting for the exit must keep the process alive (it may be the only thing left to do).
+      worker.ref();
       worker.postMessage('close');
       await exited;
     },
