@@ -4,9 +4,9 @@
 // SQLite transaction). It also
 // implements the read-only ChainView. Mining, validation and RPC concerns live elsewhere.
 import { mkdirSync } from 'node:fs';
-import { PRIVATE_DIR_MODE, preparePrivateDatabaseFile } from '../../store/sqlite/privateDatabaseFile.js';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { PRIVATE_DIR_MODE, preparePrivateDatabaseFile } from '../../store/sqlite/privateDatabaseFile.js';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';

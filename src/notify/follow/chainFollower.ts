@@ -223,10 +223,12 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
             continue;
           }
           // Backfills requested since the last block start now, up to the cursor (no need to wait for a block).
-          await db.transaction(async (tx) => {
-            await store.assertCursor(tx, network, at);
-            await store.extendBackfills(tx, network, at.number, clock.now());
-          });
+          if (await store.hasBackfillRequests(db, network)) {
+            await db.transaction(async (tx) => {
+              await store.assertCursor(tx, network, at);
+              await store.extendBackfills(tx, network, at.number, clock.now());
+            });
+          }
           if (await backfillStep(at, report)) continue;
           return report;
         }

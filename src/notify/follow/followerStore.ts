@@ -217,6 +217,12 @@ export function createSqlTokenMetadataStore(ex: SqlExecutor, network: string): T
   };
 }
 
+/** Whether any webhook of `network` has a backfill request the follower has not taken up. */
+export async function hasBackfillRequests(ex: SqlExecutor, network: string): Promise<boolean> {
+  const rows = await ex.query('SELECT 1 AS one FROM follower_webhooks WHERE network = $1 AND replay_from IS NOT NULL LIMIT 1', [network]);
+  return rows.length > 0;
+}
+
 /** A webhook's backfill as the API reports it: a pending request, the range still to run, or none. */
 export interface BackfillProgress {
   /** `from_block` of a request the follower has not taken up yet. */
