@@ -1,5 +1,6 @@
-// The management REST API as an HttpRoute mounted at `/api`: token check, body and query reading,
-// dispatch over the route table, and errors as `{message, field?}` with the right HTTP status.
+// The management REST API as an HttpRoute mounted at `/api`: token check, body and query reading
+// (text that may not be stored is refused here, for every route), dispatch over the route table,
+// and errors as `{message, field?}` with the right HTTP status.
 // It owns every `/api/*` path except `/api/keys…` (the gateway's keys API).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SqlDatabase } from '../../store/sql.js';
