@@ -1,11 +1,15 @@
 // Wiring only: builds every part of the service from a ServiceConfig, starts them in order and
 // stops them in reverse. Logic lives in the parts.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { ServiceConfig } from './config/options.js';
 import { balanceWei } from './config/options.js';
 import { loadOrCreateSecrets } from './config/serviceSecrets.js';
 import { lockDataDir } from './config/dataDirLock.js';
+import { makeDataDirPrivate } from './config/dataDirModes.js';
+import { checkFollowerCursor, checkServiceStore } from './config/dataDirIntegrity.js';
+import { hexToBytes } from './rpc/hex.js';
 import { releaseAllLeases } from './notify/outbox/claimDeliveries.js';
 import { createLogger, type Logger } from './log/createLogger.js';
 import { openServiceStore } from './store/openServiceStore.js';
@@ -22,7 +26,7 @@ import { createDebugNamespace } from './rpc/methods/debugNamespace.js';
 import { createTracer } from './engine/trace/createTracer.js';
 import { createTracePool } from './engine/trace/tracePool.js';
 import { createNotifier, createWebhooksApi } from './notify/index.js';
-import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes } from './notify/follow/index.js';
+import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes, readCursor } from './notify/follow/index.js';
 
 export interface RunningService {
   /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
@@ -46,6 +50,12 @@ export function packageVersion(): string {
 export async function startService(config: ServiceConfig): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel });
   const version = packageVersion();
+  // Before anything opens a file: the dir 0700 and every file 0600 (the stores hold keys in plain text).
+  const tightened = makeDataDirPrivate(config.dataDir);
+  if (tightened.length) logger.warn({ dataDir: config.dataDir, files: tightened.map((t) => `${t.path} (was ${t.from})`) }, 'data dir permissions tightened to 0700/0600');
+  const serviceFile = config.databaseUrl ? null : join(config.dataDir, 'service.sqlite');
+  const serviceFileExisted = serviceFile !== null && existsSync(serviceFile);
+  const secretsExisted = existsSync(join(config.dataDir, 'secrets.json'));
   const lock = lockDataDir(config.dataDir);
   const secrets = loadOrCreateSecrets(config.dataDir, { devApiKey: config.devApiKey, authToken: config.authToken });
   const cleanups: (() => Promise<void>)[] = [async () => lock.release()];
@@ -54,11 +64,6 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     cleanups.length = 0;
   };
   try {
-    const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    cleanups.push(() => db.close());
-    const keys = createKeysRepository(db);
-    await ensureKey(keys, { key: secrets.devApiKey, tier: 'enterprise', name: 'dev' });
-
     const chain = await createDevChain({
       dataDir: config.dataDir,
       chainId: BigInt(config.chainId),
@@ -75,6 +80,22 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logger: logger.child({ part: 'chain' }),
     });
     cleanups.push(() => chain.close());
+    // The chain opens first so a missing service store is refused before an empty one is created.
+    const storeWarning = checkServiceStore({ serviceFile, serviceFileExisted, secretsExisted, chainHead: chain.headNumber(), acceptDataLoss: config.acceptDataLoss });
+    if (storeWarning) logger.warn(storeWarning);
+    const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    cleanups.push(() => db.close());
+    const cursor = await readCursor(db, EMBEDDED_NETWORK.webhooks);
+    const cursorWarning = checkFollowerCursor({
+      cursor,
+      chainHasCursorBlock: cursor !== null && cursor.number >= 0n && (await chain.getBlockByHash(hexToBytes(cursor.hash))) !== undefined,
+      chainFile: join(chain.config.dataDir, 'chain.sqlite'),
+      chainHead: chain.headNumber(),
+      acceptDataLoss: config.acceptDataLoss,
+    });
+    if (cursorWarning) logger.warn(cursorWarning);
+    const keys = createKeysRepository(db);
+    await ensureKey(keys, { key: secrets.devApiKey, tier: 'enterprise', name: 'dev' });
 
     // Calls at the head run on the working state (head root plus dev setters): the tracer's default.
     // Traces run in worker threads (below the core count) so they never hold the HTTP loop.
@@ -112,6 +133,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logger: logger.child({ part: 'webhooks-api' }),
       version,
       extraRoutes: createFollowerRoutes,
+      onBackfillRequested: () => follower.wake(),
     });
     const follower = createChainFollower({
       network: EMBEDDED_NETWORK.webhooks,

@@ -18,7 +18,7 @@ function isAlive(pid: number): boolean {
 }
 
 export function lockDataDir(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, 'LOCK');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

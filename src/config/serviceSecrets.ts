@@ -17,7 +17,7 @@ function randomToken(bytes: number): string {
 }
 
 export function loadOrCreateSecrets(dataDir: string, given: { devApiKey?: string; authToken?: string }): ServiceSecrets {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, 'secrets.json');
   let stored: { devApiKey?: string; authToken?: string } = {};
   if (existsSync(file)) {

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SqlDatabase } from './sql.js';
 import { createSqliteDatabase } from './sqlite/sqliteDatabase.js';
+import { PRIVATE_DIR_MODE } from './sqlite/privateDatabaseFile.js';
 import { createPostgresDatabase } from './postgres/postgresDatabase.js';
 import { migrate } from './migrations/migrate.js';
 
@@ -18,8 +19,8 @@ export async function openServiceStore(options: OpenServiceStoreOptions): Promis
   if (options.databaseUrl) {
     db = await createPostgresDatabase({ connectionString: options.databaseUrl });
   } else {
-    mkdirSync(options.dataDir, { recursive: true });
-    db = createSqliteDatabase({ filename: join(options.dataDir, 'service.sqlite') });
+    mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    db = createSqliteDatabase({ filename: join(options.dataDir, 'service.sqlite'), checkpointInWorker: true });
   }
   try {
     await migrate(db);

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { PRIVATE_DIR_MODE, preparePrivateDatabaseFile } from '../../store/sqlite/privateDatabaseFile.js';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
@@ -75,8 +76,10 @@ const META_WORKING_ROOT = 'working_root';
 const META_CONFIG = 'config';
 
 function openDatabase(dataDir: string): Database.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'chain.sqlite'));
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const file = join(dataDir, 'chain.sqlite');
+  preparePrivateDatabaseFile(file); // 0600, inherited by the -wal and -shm files
+  const db = new Database(file);
   // WAL + NORMAL survives a process crash (kill -9) without losing committed transactions.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -47,6 +47,8 @@ export interface ApiDeps {
   ids: WebhookIds;
   networks: readonly string[];
   tier: WebhookTier;
+  /** Called after a backfill request is committed, so the follower takes it up at once. */
+  onBackfillRequested?: () => void;
 }
 
 export function defineRoute<B = undefined>(

@@ -6,20 +6,38 @@ import { InvalidParamsError } from '../../rpc/errors.js';
 import { WEBHOOK_TYPES, MAX_ADDRESSES_PER_REQUEST, MAX_NFT_FILTERS_PER_WEBHOOK } from '../webhooks/webhookTypes.js';
 
 export const Address = z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{40}$/, { error: 'must be a 20-byte hex address (0x + 40 hex digits)' });
+/** True unless `v` is a whole number above `max` (zod runs refinements after a failed union too: other values are left to it). */
+function atMost(v: string | number, max: bigint): boolean {
+  try {
+    return BigInt(v) <= max;
+  } catch {
+    return true;
+  }
+}
 const TOKEN_ID_ERROR = 'must be a decimal or 0x-prefixed hex token id';
-const TokenId = z.union(
-  [z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, { error: TOKEN_ID_ERROR }), z.number({ error: TOKEN_ID_ERROR }).int({ error: TOKEN_ID_ERROR }).nonnegative({ error: TOKEN_ID_ERROR })],
-  { error: TOKEN_ID_ERROR },
-);
+const MAX_TOKEN_ID = 2n ** 256n - 1n;
+const TokenId = z
+  .union(
+    [z.string().regex(/^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/, { error: TOKEN_ID_ERROR }), z.number({ error: TOKEN_ID_ERROR }).int({ error: TOKEN_ID_ERROR }).nonnegative({ error: TOKEN_ID_ERROR })],
+    { error: TOKEN_ID_ERROR },
+  )
+  .refine((v) => atMost(v, MAX_TOKEN_ID), { error: 'must be at most 2^256 - 1' });
 /** An NFT filter's contract: an address, or `*` for every NFT contract of the network. */
 const NftContract = z.union([Address, z.literal('*')], { error: 'must be a 20-byte hex address, or * for every NFT contract' });
 export const NftFilterParam = z.object({ contract_address: NftContract, token_id: TokenId.optional() });
 const BLOCK_NUMBER_ERROR = 'must be a block number (integer, decimal or 0x hex string)';
-/** A block number as JSON number, decimal string or hex string. */
-export const BlockNumberParam = z.union(
-  [z.number().int({ error: BLOCK_NUMBER_ERROR }).nonnegative({ error: BLOCK_NUMBER_ERROR }), z.string().regex(/^(0x[0-9a-fA-F]+|[0-9]+)$/, { error: BLOCK_NUMBER_ERROR })],
-  { error: BLOCK_NUMBER_ERROR },
-);
+/** Largest block number the stores hold (signed 64-bit BIGINT). */
+export const MAX_BLOCK_NUMBER = 2n ** 63n - 1n;
+/** A block number as JSON number, decimal string or hex string, at most MAX_BLOCK_NUMBER. */
+export const BlockNumberParam = z
+  .union(
+    [
+      z.number({ error: BLOCK_NUMBER_ERROR }).int({ error: BLOCK_NUMBER_ERROR }).nonnegative({ error: BLOCK_NUMBER_ERROR }),
+      z.string().regex(/^(0x[0-9a-fA-F]+|[0-9]+)$/, { error: BLOCK_NUMBER_ERROR }),
+    ],
+    { error: BLOCK_NUMBER_ERROR },
+  )
+  .refine((v) => atMost(v, MAX_BLOCK_NUMBER), { error: `must be at most ${MAX_BLOCK_NUMBER} (2^63 - 1)` });
 const WebhookId = z.string({ error: 'is required' }).min(1, { error: 'is required' });
 const Addresses = (max: number) => z.array(Address, { error: 'must be an array of addresses' }).max(max, { error: `must hold at most ${max} addresses` });
 const NftFilters = z.array(NftFilterParam, { error: 'must be an array of {contract_address, token_id?}' }).max(MAX_NFT_FILTERS_PER_WEBHOOK, {
@@ -73,9 +91,10 @@ export const WebhookIdBody = z.object({ webhook_id: WebhookId });
 
 export const ReplayEventBody = z.object({ webhook_id: WebhookId, event_id: z.string({ error: 'is required' }).min(1, { error: 'is required' }) });
 
+const SINCE_ERROR = 'must be an RFC 3339 time or milliseconds since the epoch';
 export const ReplayFailedBody = z.object({
   webhook_id: WebhookId,
-  since: z.union([z.string(), z.number().int().nonnegative()], { error: 'must be an RFC 3339 time or milliseconds since the epoch' }),
+  since: z.union([z.string(), z.number().int({ error: SINCE_ERROR }).nonnegative({ error: SINCE_ERROR })], { error: SINCE_ERROR }),
 });
 
 export const RotateKeyBody = z.object({

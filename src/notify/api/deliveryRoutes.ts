@@ -196,7 +196,7 @@ export function createDeliveryRoutes(deps: ApiDeps): ApiRoute[] {
         await loadWebhook(repo, body.webhook_id);
         const graceMs = (body.grace_period_sec ?? DEFAULT_GRACE_PERIOD_SEC) * 1000;
         const rotated = await repo.rotateSigningKey(body.webhook_id, deps.ids.signingKey(), nowMs + graceMs, nowMs);
-        return { data: webhookToWire(rotated ?? (await loadWebhook(repo, body.webhook_id)), nowMs) };
+        return { data: webhookToWire(rotated ?? (await loadWebhook(repo, body.webhook_id)), nowMs, { revealSigningKey: true }) };
       },
     }),
     defineRoute({

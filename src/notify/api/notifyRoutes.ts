@@ -93,14 +93,15 @@ export function createNotifyRoutes(deps: ApiDeps): ApiRoute[] {
             : (tx, webhook) => requestBackfill(tx, { webhookId: webhook.id, network: webhook.network, fromBlock: BigInt(body.from_block!), nowMs }),
         );
         if (!created) throw new ForbiddenError(`webhook limit reached: the ${deps.tier} tier allows ${limit} webhooks`);
-        return { data: webhookToWire(created, nowMs) };
+        if (body.from_block !== undefined) deps.onBackfillRequested?.();
+        return { data: webhookToWire(created, nowMs, { revealSigningKey: true }) };
       },
     }),
     defineRoute({
       method: 'GET',
       path: '/team-webhooks',
       operationId: 'team-webhooks',
-      summary: 'List all webhooks, oldest first.',
+      summary: 'List all webhooks, oldest first (signing keys are not listed: signing_key is an empty string).',
       tag: 'Webhooks (provider-compatible)',
       response: data({ type: 'array', items: WIRE_WEBHOOK_SCHEMA }),
       async handle({ nowMs }) {

@@ -1,5 +1,6 @@
 // Webhook records as the management API returns them: the hosted provider's snake_case fields
-// (what its SDK parses) plus our own pause and key-rotation fields.
+// (what its SDK parses) plus our own pause and key-rotation fields. The signing key is shown only
+// where the caller asks for it (creation, rotation); elsewhere `signing_key` is an empty string.
 import type { NftFilter, WebhookRecord } from '../webhooks/webhookTypes.js';
 
 export interface WireWebhook {
@@ -11,6 +12,7 @@ export interface WireWebhook {
   is_active: boolean;
   /** Milliseconds since the epoch. */
   time_created: number;
+  /** The HMAC key, in the answers of creation and rotation only; `""` everywhere else. */
   signing_key: string;
   version: 'V2';
   name?: string;
@@ -23,7 +25,12 @@ export interface WireWebhook {
   previous_signing_key_expires_at: number | null;
 }
 
-export function webhookToWire(w: WebhookRecord, nowMs: number): WireWebhook {
+export interface WireOptions {
+  /** Put the signing key in the answer (creation and rotation). Default false: `signing_key` is `""`. */
+  revealSigningKey?: boolean;
+}
+
+export function webhookToWire(w: WebhookRecord, nowMs: number, options: WireOptions = {}): WireWebhook {
   return {
     id: w.id,
     network: w.network,
@@ -31,7 +38,7 @@ export function webhookToWire(w: WebhookRecord, nowMs: number): WireWebhook {
     webhook_url: w.url,
     is_active: w.isActive && w.pausedAt === null,
     time_created: w.createdAt,
-    signing_key: w.signingKey,
+    signing_key: options.revealSigningKey ? w.signingKey : '',
     version: 'V2',
     ...(w.name !== null && { name: w.name }),
     ...(w.appId !== null && { app_id: w.appId }),
@@ -58,7 +65,10 @@ export const WIRE_WEBHOOK_SCHEMA = {
     webhook_url: { type: 'string' },
     is_active: { type: 'boolean', description: 'false while switched off or paused' },
     time_created: { type: 'integer', description: 'milliseconds since the epoch' },
-    signing_key: { type: 'string', description: 'HMAC key of X-Service-Signature (secret)' },
+    signing_key: {
+      type: 'string',
+      description: 'HMAC key of X-Service-Signature (secret): only in the answers of create-webhook and rotate-webhook-signing-key; an empty string elsewhere (GET /webhook-signing-key shows it)',
+    },
     version: { type: 'string', enum: ['V2'] },
     name: { type: 'string' },
     app_id: { type: 'string' },

@@ -1,5 +1,6 @@
-// The management REST API as an HttpRoute mounted at `/api`: token check, body and query reading,
-// dispatch over the route table, and errors as `{message, field?}` with the right HTTP status.
+// The management REST API as an HttpRoute mounted at `/api`: token check, body and query reading
+// (text that may not be stored is refused here, for every route), dispatch over the route table,
+// and errors as `{message, field?}` with the right HTTP status.
 // It owns every `/api/*` path except `/api/keys…` (the gateway's keys API).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SqlDatabase } from '../../store/sql.js';
@@ -15,7 +16,10 @@ import type { WebhookTier } from '../webhooks/webhookTypes.js';
 import type { ApiDeps, ApiRoute } from './apiRoute.js';
 import { createNotifyRoutes } from './notifyRoutes.js';
 import { createDeliveryRoutes } from './deliveryRoutes.js';
+import { createSigningKeyRoutes } from './signingKeyRoute.js';
 import { buildOpenApiDocument } from './openApiDocument.js';
+import { invalidField } from './apiSchemas.js';
+import { findUnsafeText, unsafeTextProblem } from './unsafeText.js';
 
 export interface WebhooksApiOptions {
   db: SqlDatabase;
@@ -41,6 +45,8 @@ export interface WebhooksApiOptions {
    * request); built with `defineRoute` and the same deps, and listed in the OpenAPI document.
    */
   extraRoutes?: (deps: ApiDeps) => ApiRoute[];
+  /** Called after a backfill request (`from_block`, backfill-webhook) is committed: wake the follower. */
+  onBackfillRequested?: () => void;
 }
 
 /** True for paths this API answers: everything under the prefix except the keys API. */
@@ -66,8 +72,9 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
     ids: createWebhookIds(options.randomBytes),
     networks: options.networks ?? ['ETH_MAINNET'],
     tier: options.tier ?? options.notifier.tier ?? 'enterprise',
+    onBackfillRequested: options.onBackfillRequested,
   };
-  const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
+  const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...createSigningKeyRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
   let openApiText: string | undefined;
 
   function authenticated(req: IncomingMessage): boolean {
@@ -109,6 +116,14 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
       return sendJson(res, 405, { message: `${method} is not allowed on ${url.pathname}` }, { Allow: candidates.map((r) => r.method).join(', ') });
     }
     const body = method === 'GET' ? {} : await readJson(req);
+    for (const [name, value] of url.searchParams) {
+      const problem = unsafeTextProblem(value);
+      if (problem) throw invalidField(name, problem);
+    }
+    const unsafe = findUnsafeText(body);
+    if (unsafe) throw invalidField(unsafe.field, unsafe.problem);
+    // Parsing and scanning a large body took a slice of the loop; validation (100,000 addresses) takes another.
+    if (method !== 'GET') await new Promise<void>((resolve) => setImmediate(resolve));
     const result = await route.handle({ body, query: url.searchParams, nowMs: options.notifier.clock.now(), requestId });
     sendJson(res, 200, result);
   }

@@ -17,6 +17,7 @@ import { buildBlockEvents, removalEvent, tokenContracts, type WebhookEvent } fro
 import { createAncestorLoader, createBlockQueries, createCustomQueryCache, customWebhooks, type BlockQueries } from './customQueryEvents.js';
 import { createCustomQueryRunner, type QueryBudget } from '../graphql/customQueryRunner.js';
 import * as store from './followerStore.js';
+import { createBackfillProgressLog } from './backfillProgress.js';
 import { CursorConflictError, type BlockRef } from './followerStore.js';
 
 /** The outbox surface the follower writes to (a Notifier satisfies it). */
@@ -73,6 +74,8 @@ export interface ChainFollower {
   stop(): Promise<void>;
   /** Processes everything available now (reorgs, new blocks, backfills); resolves when caught up. */
   syncOnce(): Promise<SyncReport>;
+  /** Looks for work at once (e.g. a backfill was just requested) instead of at the next block or poll. */
+  wake(): void;
   /** Last committed block, or null before the first sync. */
   cursor(): BlockRef | null;
 }
@@ -95,6 +98,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const queries = createCustomQueryCache();
   const runner = createCustomQueryRunner({ budget: options.customQueryBudget });
   const ancestors = createAncestorLoader((hash: Hex) => source.blockByHash(hash));
+  const backfillLog = createBackfillProgressLog({ network, logger, now: () => clock.now() });
   let cursor: BlockRef | null = null;
   // Set by stop(): a long catch-up or backfill ends after the block in progress.
   let stopping = false;
@@ -177,6 +181,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       await store.advanceBackfill(tx, next.webhookIds, next.number, now);
       return n;
     });
+    await backfillLog.stepDone(db, next.webhookIds, next.number);
     report.backfilled++;
     report.events += written;
     if (written) outbox.wake();
@@ -232,6 +237,13 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
           if (at.number >= 0n && (await source.canonicalHash(at.number))?.toLowerCase() !== at.hash) {
             await rollback(at, report);
             continue;
+          }
+          // Backfills requested since the last block start now, up to the cursor (no need to wait for a block).
+          if (await store.hasBackfillRequests(db, network)) {
+            await db.transaction(async (tx) => {
+              await store.assertCursor(tx, network, at);
+              await store.extendBackfills(tx, network, at.number, clock.now());
+            });
           }
           if (await backfillStep(at, report)) continue;
           return report;
@@ -301,6 +313,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       await runner.close();
     },
     syncOnce,
+    wake: kick,
     cursor: () => cursor,
   };
 }

@@ -228,3 +228,28 @@ export function createSqlTokenMetadataStore(ex: SqlExecutor, network: string): T
     },
   };
 }
+
+/** Whether any webhook of `network` has a backfill request the follower has not taken up. */
+export async function hasBackfillRequests(ex: SqlExecutor, network: string): Promise<boolean> {
+  const rows = await ex.query('SELECT 1 AS one FROM follower_webhooks WHERE network = $1 AND replay_from IS NOT NULL LIMIT 1', [network]);
+  return rows.length > 0;
+}
+
+/** A webhook's backfill as the API reports it: a pending request, the range still to run, or none. */
+export interface BackfillProgress {
+  /** `from_block` of a request the follower has not taken up yet. */
+  requestedFrom: bigint | null;
+  /** Next block of the running range, and its last block (inclusive). */
+  next: bigint | null;
+  end: bigint | null;
+}
+
+export async function readBackfillProgress(ex: SqlExecutor, webhookId: string): Promise<BackfillProgress> {
+  const rows = await ex.query<{ replay_from: unknown; backfill_next: unknown; backfill_end: unknown }>(
+    'SELECT replay_from, backfill_next, backfill_end FROM follower_webhooks WHERE webhook_id = $1',
+    [webhookId],
+  );
+  const row = rows[0];
+  const opt = (v: unknown) => (v === null || v === undefined ? null : big(v));
+  return { requestedFrom: opt(row?.replay_from), next: opt(row?.backfill_next), end: opt(row?.backfill_end) };
+}

@@ -1,6 +1,7 @@
 // Classifies an IP address as public or as one of the kinds a webhook must not reach from a
 // production server (loopback, private, link-local, cloud metadata, reserved, multicast).
-// IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4) are judged by the embedded address.
+// IPv6 forms that embed an IPv4 address (mapped, translated, NAT64, 6to4) are judged by the
+// embedded address; local-use NAT64 and Teredo tunnels are refused whole.
 import { isIP } from 'node:net';
 
 export type AddressCategory = 'public' | 'loopback' | 'private' | 'link-local' | 'metadata' | 'reserved' | 'multicast' | 'unspecified';
@@ -37,6 +38,10 @@ const V6_RANGES: readonly Range[] = [
   [[0xfc], 7, 'private'], // unique local
   [[0xfe, 0xc0], 10, 'private'], // deprecated site-local
   [[0xff], 8, 'multicast'],
+  // RFC 8215 local-use NAT64: a translator of the server's own network, whatever IPv4 it embeds.
+  [[0x00, 0x64, 0xff, 0x9b, 0x00, 0x01], 48, 'private'],
+  // Teredo (RFC 4380): a tunnel whose end points are IPv4 addresses outside this policy's sight.
+  [[0x20, 0x01, 0x00, 0x00], 32, 'reserved'],
   [[0x20, 0x01, 0x0d, 0xb8], 32, 'reserved'], // documentation
   [[0x01, 0, 0, 0, 0, 0, 0, 0], 64, 'reserved'], // discard
   [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 96, 'reserved'], // deprecated IPv4-compatible
@@ -82,7 +87,9 @@ export function classifyAddress(ip: string): AddressCategory {
   if (version !== 6) throw new TypeError(`not an IP address: ${ip}`);
   const b = ipv6ToBytes(bare);
   const embedded =
-    inRange(b, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], 96) || inRange(b, [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0], 96)
+    inRange(b, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], 96) || // IPv4-mapped ::ffff:a.b.c.d
+    inRange(b, [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96) || // IPv4-translated ::ffff:0:a.b.c.d (RFC 2765)
+    inRange(b, [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0], 96) // well-known NAT64 64:ff9b::a.b.c.d
       ? b.slice(12, 16)
       : inRange(b, [0x20, 0x02], 16)
         ? b.slice(2, 6)

@@ -96,6 +96,27 @@ describe('classifyAddress', () => {
     expect(classifyAddress('::ffff:8.8.8.8')).toBe('public');
     expect(ipv6ToBytes('1::2')).toEqual([0, 1, ...Array(12).fill(0), 0, 2]);
   });
+  it('behavior: IPv4-translated, local-use NAT64 and Teredo addresses are not public', () => {
+    expect(
+      ['::ffff:0:10.0.0.1', '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe', '64:ff9b:1::a00:1', '64:ff9b:1:a00:1::', '64:ff9b:1:ffff::8.8.8.8', '2001::1', '2001:0:4136:e378:8000:63bf:f5ff:fffe', '64:ff9b::a00:1', '2002:a00:1::1'].map((ip) => [
+        ip,
+        classifyAddress(ip),
+      ]),
+    ).toEqual([
+      ['::ffff:0:10.0.0.1', 'private'],
+      ['::ffff:0:7f00:1', 'loopback'],
+      ['::ffff:0:a9fe:a9fe', 'metadata'],
+      ['64:ff9b:1::a00:1', 'private'],
+      ['64:ff9b:1:a00:1::', 'private'],
+      ['64:ff9b:1:ffff::8.8.8.8', 'private'],
+      ['2001::1', 'reserved'],
+      ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'reserved'],
+      ['64:ff9b::a00:1', 'private'],
+      ['2002:a00:1::1', 'private'],
+    ]);
+    // Public IPv4 behind the translated and well-known NAT64 forms stays reachable.
+    expect(['::ffff:0:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2001:4860:4860::8888'].map((ip) => classifyAddress(ip))).toEqual(['public', 'public', 'public', 'public']);
+  });
   it('error: not an IP', () => {
     expect(() => classifyAddress('example.com')).toThrow(TypeError);
   });
@@ -160,5 +181,19 @@ describe('createUrlPolicy', () => {
     expect(await lookup('hooks.example', false)).toBe('93.184.216.34');
     await expect(lookup('rebind.example', true)).rejects.toMatchObject({ name: 'BlockedAddressError', code: 'ERR_WEBHOOK_ADDRESS_BLOCKED' });
     await expect(lookup('nowhere.example', false)).rejects.toMatchObject({ code: 'ENOTFOUND' });
+  });
+
+  it('error: production refuses translated, local NAT64 and Teredo targets at creation and on connect', async () => {
+    const tunnels: Record<string, string[]> = { 'nat64.example': ['64:ff9b:1::a00:1'], 'teredo.example': ['2001:0:4136:e378:8000:63bf:f5ff:fffe'], 'xlat.example': ['::ffff:0:a9fe:a9fe'] };
+    const policy = createUrlPolicy({ allowLoopback: false, resolve: async (host) => (tunnels[host] ?? []).map((address) => ({ address, family: 6 })) });
+    expect(await Promise.all(['http://[64:ff9b:1::a00:1]/', 'http://[::ffff:0:10.0.0.1]/', 'http://[2001::1]/', 'http://nat64.example/', 'http://xlat.example/'].map((u) => policy.check(u)))).toEqual([
+      'host 64:ff9b:1::a00:1 is a private address (64:ff9b:1::a00:1); refused unless allow-listed',
+      'host ::ffff:0:a00:1 is a private address (::ffff:0:a00:1); refused unless allow-listed',
+      'host 2001::1 is a reserved address (2001::1); refused unless allow-listed',
+      'host nat64.example is a private address (64:ff9b:1::a00:1); refused unless allow-listed',
+      'host xlat.example is a cloud metadata address (::ffff:0:a9fe:a9fe); refused unless allow-listed',
+    ]);
+    const lookup = (host: string) => new Promise<unknown>((resolve, reject) => policy.lookup(host, { all: true }, (err, address) => (err ? reject(err) : resolve(address))));
+    for (const host of Object.keys(tunnels)) await expect(lookup(host)).rejects.toMatchObject({ name: 'BlockedAddressError' });
   });
 });

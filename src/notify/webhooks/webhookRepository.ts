@@ -4,6 +4,7 @@ import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from '../../store/sql
 import { toNumber } from '../../store/sql.js';
 import { InvalidParamsError } from '../../rpc/errors.js';
 import type { NewWebhook, NftFilter, PausedReason, WebhookRecord, WebhookType } from './webhookTypes.js';
+import { createTimeSlicer, sortInSlices, type TimeSlicer } from './timeSlicer.js';
 
 export interface Page<T> {
   items: T[];
@@ -53,6 +54,8 @@ export interface WebhookRepository {
 }
 
 const CHUNK_ROWS = 400;
+/** Rows one slice of a whole-list delete removes. */
+const DELETE_ROWS = 2000;
 
 interface WebhookRow extends SqlRow {
   id: string;
@@ -104,13 +107,18 @@ export const WEBHOOK_COLUMNS =
   'id, network, type, url, name, app_id, is_active, paused_at, paused_reason, signing_key, previous_signing_key, ' +
   'previous_key_expires_at, graphql_query, skip_empty_messages, failing_since, created_at, updated_at, paused_detail';
 
-/** Runs one multi-row statement per chunk: `head` + `(…), (…)` + `tail`. */
-async function insertRows(tx: SqlExecutor, head: string, tail: string, rows: readonly SqlValue[][]): Promise<void> {
+/**
+ * Runs one multi-row statement per chunk: `head` + `(…), (…)` + `tail`. Between chunks the event loop
+ * gets a turn when the slice is used up (SQLite statements are synchronous): the transaction stays
+ * one, so the write is still all or nothing, but 100,000 rows no longer hold every other client.
+ */
+async function insertRows(tx: SqlExecutor, head: string, tail: string, rows: readonly SqlValue[][], slicer: TimeSlicer): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
     const chunk = rows.slice(i, i + CHUNK_ROWS);
     const params: SqlValue[] = [];
     const tuples = chunk.map((row) => `(${row.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`);
     await tx.execute(`${head} ${tuples.join(', ')} ${tail}`, params);
+    await slicer.maybeYield();
   }
 }
 
@@ -127,9 +135,10 @@ export function createWebhookRepository(db: SqlDatabase): WebhookRepository {
   };
 
   async function writeAddresses(tx: SqlExecutor, id: string, add: readonly string[], remove: readonly string[]) {
+    const slicer = createTimeSlicer();
     // Sorted inserts keep the (webhook_id, address) index appends local: ~25x faster for 1M addresses.
-    const unique = [...new Set(add.map((a) => a.toLowerCase()))].sort();
-    await insertRows(tx, 'INSERT INTO webhook_addresses (webhook_id, address) VALUES', 'ON CONFLICT DO NOTHING', unique.map((a) => [id, a]));
+    const unique = await sortInSlices([...new Set(add.map((a) => a.toLowerCase()))], slicer);
+    await insertRows(tx, 'INSERT INTO webhook_addresses (webhook_id, address) VALUES', 'ON CONFLICT DO NOTHING', unique.map((a) => [id, a]), slicer);
     const gone = [...new Set(remove.map((a) => a.toLowerCase()))];
     for (let i = 0; i < gone.length; i += CHUNK_ROWS) {
       const chunk = gone.slice(i, i + CHUNK_ROWS);
@@ -137,12 +146,21 @@ export function createWebhookRepository(db: SqlDatabase): WebhookRepository {
         `DELETE FROM webhook_addresses WHERE webhook_id = $1 AND address IN (${chunk.map((_, j) => `$${j + 2}`).join(', ')})`,
         [id, ...chunk],
       );
+      await slicer.maybeYield();
     }
+  }
+
+  /** Deletes every address of `id` in slices of DELETE_ROWS, giving the event loop turns in between. */
+  async function clearAddresses(tx: SqlExecutor, id: string) {
+    const slicer = createTimeSlicer();
+    const sql = `DELETE FROM webhook_addresses WHERE webhook_id = $1 AND address IN
+      (SELECT address FROM webhook_addresses WHERE webhook_id = $1 ORDER BY address LIMIT ${DELETE_ROWS})`;
+    while ((await tx.execute(sql, [id])) === DELETE_ROWS) await slicer.maybeYield();
   }
 
   async function writeNftFilters(tx: SqlExecutor, id: string, add: readonly NftFilter[], remove: readonly NftFilter[]) {
     const rows = [...new Map(add.map((f) => [nftKey(f).join(':'), nftKey(f)])).values()];
-    await insertRows(tx, 'INSERT INTO webhook_nft_filters (webhook_id, contract_address, token_id) VALUES', 'ON CONFLICT DO NOTHING', rows.map(([c, t]) => [id, c, t]));
+    await insertRows(tx, 'INSERT INTO webhook_nft_filters (webhook_id, contract_address, token_id) VALUES', 'ON CONFLICT DO NOTHING', rows.map(([c, t]) => [id, c, t]), createTimeSlicer());
     for (const f of remove) {
       const [c, t] = nftKey(f);
       await tx.execute('DELETE FROM webhook_nft_filters WHERE webhook_id = $1 AND contract_address = $2 AND token_id = $3', [id, c, t]);
@@ -215,7 +233,7 @@ export function createWebhookRepository(db: SqlDatabase): WebhookRepository {
     updateAddresses: (id, change, maxCount) =>
       db.transaction(async (tx) => {
         if (!(await requireExists(tx, id))) return null;
-        if (change.replace) await tx.execute('DELETE FROM webhook_addresses WHERE webhook_id = $1', [id]);
+        if (change.replace) await clearAddresses(tx, id);
         await writeAddresses(tx, id, change.add, change.remove);
         const total = await countOf(tx, 'webhook_addresses', id);
         if (total > maxCount) {
