@@ -21,7 +21,7 @@ export interface FairJobQueue<T> {
   readonly keys: number;
   /**
    * Queues `item` for `key`. A key holds at most max(minShare, floor(limit / active keys))
-   * items, counting itself among the active keys; when the total is full and `key` is under
+   * items (never more than the limit), counting itself among the active keys; when the total is full and `key` is under
    * its share, the newest item of the key holding the most is pushed out to make room.
    */
   push(key: string, item: T): PushResult<T>;
@@ -39,7 +39,8 @@ export function createFairJobQueue<T>(options: FairJobQueueOptions): FairJobQueu
   const queues = new Map<string, T[]>();
   let size = 0;
 
-  const shareOf = (key: string): number => Math.max(minShare, Math.floor(options.limit / (queues.size + (queues.has(key) ? 0 : 1))));
+  const shareOf = (key: string): number =>
+    Math.min(options.limit, Math.max(minShare, Math.floor(options.limit / (queues.size + (queues.has(key) ? 0 : 1)))));
 
   /** The key holding the most items (the first such in turn order). */
   function largest(): [string, T[]] | undefined {
@@ -66,7 +67,8 @@ export function createFairJobQueue<T>(options: FairJobQueueOptions): FairJobQueu
       const share = shareOf(key);
       const own = queues.get(key);
       const held = own?.length ?? 0;
-      if (held >= share) return { ok: false, reason: 'share', share };
+      // A key alone in a full queue is simply told the queue is full.
+      if (held >= share) return { ok: false, reason: size >= options.limit && queues.size === 1 ? 'full' : 'share', share };
       let pushedOut: T | undefined;
       if (size >= options.limit) {
         const [hog, hogQueue] = largest()!;

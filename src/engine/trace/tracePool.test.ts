@@ -111,15 +111,24 @@ describe('createTracePool', () => {
     const b = pool.run(answer(200), { clientKey: 'B' });
     // B is under its share (8 of 16 with two keys): A's newest waiting job gives up its place.
     expect(pool.stats()).toMatchObject({ queued: 16, queuedKeys: 2 });
+    // A holds more than its share now: it is refused for this key.
+    expect(await failure(pool.run(answer(200), { clientKey: 'A' }))).toMatchObject({
+      code: -32005,
+      message: 'trace queue is full for this key (its share is 8 of 16 places while 2 keys wait); retry later',
+    });
     expect(await b).toHaveLength(1);
     const outcomes = await Promise.all(flood);
-    const errors = outcomes.filter((e) => e instanceof LimitExceededError);
-    expect(errors).toHaveLength(4);
     expect(outcomes.filter((e) => (e as Error).message === 'expected a failure')).toHaveLength(16);
-    for (const error of errors) {
-      expect((error as LimitExceededError).code).toBe(-32005);
-      expect((error as Error).message).toMatch(/^trace queue is full for this key \(its share is \d+ of 16 places while \d+ keys wait\); retry later$/);
-    }
+    const errors = outcomes.filter((e) => e instanceof LimitExceededError).map((e) => e.message);
+    // A's 17th (its newest waiting) was pushed out for B; the last three were refused while A was
+    // alone in a full queue.
+    expect(errors).toEqual([
+      'trace queue is full for this key (its share is 8 of 16 places while 2 keys wait); retry later',
+      'trace queue is full (16 traces waiting); retry later',
+      'trace queue is full (16 traces waiting); retry later',
+      'trace queue is full (16 traces waiting); retry later',
+    ]);
+
   });
 
   it('behavior: a waiting job whose signal aborts leaves the queue at once with ExecutionCancelledError', async () => {

@@ -4,6 +4,7 @@
 // it); a client that disconnects mid-batch leaves nothing queued or running; one key flooding the
 // trace pool does not starve another key's trace.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bytesToHex, hexToBytes } from '../hex.js';
 import { type PooledService, startPooledService } from './testing/pooledService.js';
 
 const LOOP = '0x00000000000000000000000000000000000000bc';
@@ -113,6 +114,24 @@ describe('a client that disconnects mid-batch', () => {
     const started = performance.now();
     expect(await post(service.rpcUrl('free'), call(1, 'eth_call', [{ to: COUNTDOWN }, 'latest', OVERRIDES]))).toMatchObject({ result: '0x' });
     expect(performance.now() - started).toBeLessThan(1000);
+  }, 30_000);
+
+  it('behavior: an identical trace waiting on the one a departed client started gets its answer', async () => {
+    const { chain } = service.temp;
+    await chain.setCode(hexToBytes(LOOP), hexToBytes(LOOP_CODE));
+    // A mined transaction that loops for 5M gas: its prestate trace is a replay of about half a second.
+    const hash = bytesToHex(await chain.sendTransaction({ from: chain.accounts[0]!.address.bytes, to: hexToBytes(LOOP), gas: 5_000_000n }));
+    const trace = call(1, 'debug_traceTransaction', [hash, { tracer: 'prestateTracer' }]);
+    const first = new AbortController();
+    const gone = post(service.rpcUrl('payg'), trace, first.signal).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(service.pool!.stats().busy).toBe(1), { timeout: 5000, interval: 5 });
+    const waiting = post(service.rpcUrl('enterprise'), trace) as Promise<RpcAnswer>;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    first.abort();
+    await gone;
+    const answer = await waiting;
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toHaveProperty(LOOP);
   }, 30_000);
 });
 
