@@ -42,7 +42,7 @@ export const optionDefs = [
   { key: 'traceTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'default timeout of one trace' },
   { key: 'callTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'time budget of one eth_call, or of one eth_estimateGas search; past it the call fails with -32000 execution timeout' },
   { key: 'traceWorkers', arg: 'n', kind: 'int', group: 'tracing', description: 'worker threads that run traces, eth_call and eth_estimateGas (default: CPU cores - 1, at least 1); 0 runs them on the main thread' },
-  { key: 'traceQueueLimit', arg: 'n', kind: 'int', group: 'tracing', default: 256, description: 'traces and calls that may wait for a trace worker, queued per API key and served in turn; one key holds at most max(8, limit / keys waiting); beyond it -32005 at once (retry later)' },
+  { key: 'traceQueueLimit', arg: 'n', kind: 'int', group: 'tracing', default: 4096, description: 'traces and calls that may wait for a trace worker, queued per API key and served in turn (so a deep queue delays no other key); one key holds at most max(8, limit / keys waiting); beyond it -32005 at once (retry later)' },
   { key: 'minedTraceMemoryMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (estimated MiB) for call frames and logs recorded while mining, so the first trace of a mined transaction renders without a replay; 0 disables' },
   { key: 'maxBodyBytes', arg: 'bytes', kind: 'int', group: 'gateway', default: 5 * 1024 * 1024, description: 'largest accepted request body (HTTP 413 above)' },
   { key: 'maxBatchSize', arg: 'n', kind: 'int', group: 'gateway', default: 1000, description: 'largest accepted JSON-RPC batch (HTTP 413 above)' },

@@ -4,6 +4,7 @@
 // it); a client that disconnects mid-batch leaves nothing queued or running; one key flooding the
 // trace pool does not starve another key's trace.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { optionDefs } from '../../config/options.js';
 import { bytesToHex, hexToBytes } from '../hex.js';
 import { type PooledService, startPooledService } from './testing/pooledService.js';
 
@@ -132,6 +133,22 @@ describe('a client that disconnects mid-batch', () => {
     const answer = await waiting;
     expect(answer.error).toBeUndefined();
     expect(answer.result).toHaveProperty(LOOP);
+  }, 30_000);
+});
+
+describe('a batch of light calls at the service default queue limit', () => {
+  let service: PooledService;
+  beforeAll(async () => {
+    const queueLimit = optionDefs.find((d) => d.key === 'traceQueueLimit')!.default as number;
+    service = await startPooledService({ workers: 1, gasCap: GAS_CAP, callTimeoutMs: 5000, maxQueuedJobs: queueLimit });
+    await vi.waitFor(() => expect(service.pool!.stats().starting).toBe(0), { timeout: 20_000 });
+  }, 30_000);
+  afterAll(() => service?.close());
+
+  it('behavior: a whole batch of 1000 eth_calls from one key is answered, none refused by the queue', async () => {
+    const batch = Array.from({ length: 1000 }, (_, i) => call(i, 'eth_call', [{ to: COUNTDOWN }, 'latest']));
+    const answers = (await post(service.rpcUrl('enterprise'), batch)) as RpcAnswer[];
+    expect(answers.filter((a) => a.result === '0x')).toHaveLength(1000);
   }, 30_000);
 });
 
