@@ -95,10 +95,13 @@ describe('calls without trace workers (--trace-workers 0)', () => {
   }, 30_000);
 });
 
-describe('a client that disconnects mid-batch', () => {
+describe.each([
+  { front: 'the fast path', fastPath: true },
+  { front: 'node:http', fastPath: false },
+])('a client that disconnects mid-batch ($front)', ({ fastPath }) => {
   let service: PooledService;
   beforeAll(async () => {
-    service = await startPooledService({ workers: 1, gasCap: GAS_CAP * 10n, callTimeoutMs: 20_000, tiers: { cuPerSecond: { free: 10_000 } } });
+    service = await startPooledService({ workers: 1, gasCap: GAS_CAP * 10n, callTimeoutMs: 20_000, tiers: { cuPerSecond: { free: 10_000 } }, fastPath });
     await vi.waitFor(() => expect(service.pool!.stats().starting).toBe(0), { timeout: 20_000 });
   }, 30_000);
   afterAll(() => service?.close());

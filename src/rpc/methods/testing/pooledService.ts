@@ -21,6 +21,8 @@ export interface PooledServiceOptions {
   traceTimeoutMs?: number;
   maxQueuedJobs?: number;
   tiers?: TierPolicyOptions;
+  /** The gateway's keep-alive fast path (default on, as in the service); false for node:http alone. */
+  fastPath?: boolean;
 }
 
 export interface PooledService {
@@ -42,7 +44,7 @@ export async function startPooledService(options: PooledServiceOptions): Promise
   const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.traceTimeoutMs, runJob });
   const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: options.callTimeoutMs });
   const table = createMethodTable(createEthNamespace({ chain, calls }), createTraceNamespace({ tracer }), createDebugNamespace({ tracer }));
-  const gateway = await startTestGateway({ networks: [{ name: 'local', table }], tiers: options.tiers });
+  const gateway = await startTestGateway({ networks: [{ name: 'local', table }], tiers: options.tiers, fastPath: options.fastPath });
   return {
     gateway,
     temp,
