@@ -30,7 +30,7 @@ describe('block miner', () => {
     const ended = performance.now();
     longestGapMs = Math.max(longestGapMs, ended - last);
     // The run takes most of a second (held in one piece without yielding); the loop turned every
-    // ~20 ms meanwhile (a longer gap is the setup around the run, or a GC).
+    // few milliseconds meanwhile (a longer gap is the setup around the run, or a GC).
     expect(ended - started).toBeGreaterThan(400);
     expect(longestGapMs).toBeLessThan(250);
     const receipt = (await chain.getReceipts((await chain.getBlockByNumber(1n))!.hash()))[0]!;

@@ -19,8 +19,12 @@ import { createPreparedCommon } from './chainConfig.js';
 import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 
-/** Yield every 20 ms, never time out. */
-const MINER_GUARD = { deadlineMs: undefined, yieldEveryMs: 20, now: () => performance.now() };
+/**
+ * Yield every 5 ms, never time out: mining runs on the HTTP thread, where a request needs a few
+ * turns of the loop to be answered (p50 of eth_blockNumber while a 30M-gas loop is mined: 44 ms
+ * with 20 ms slices, 15 ms with 5 ms slices).
+ */
+const MINER_GUARD = { deadlineMs: undefined, yieldEveryMs: 5, now: () => performance.now() };
 
 /** A transaction the builder refused, with the reason. */
 export interface SkippedTransaction {

@@ -155,10 +155,13 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   }
 
   const callEnv = callEnvOfCore(core);
-  /** The guard of one in-process call or estimate: the call timeout, yielding every 20 ms. */
+  /**
+   * The guard of one in-process call or estimate: the call timeout, yielding every 5 ms (this is
+   * the HTTP thread: a request needs a few turns of its loop to be answered).
+   */
   function callGuard(signal: AbortSignal | undefined): CallGuard {
     const now = () => performance.now();
-    return { deadlineMs: now() + config.callTimeoutMs, yieldEveryMs: 20, now, timeoutMs: config.callTimeoutMs, signal };
+    return { deadlineMs: now() + config.callTimeoutMs, yieldEveryMs: 5, now, timeoutMs: config.callTimeoutMs, signal };
   }
 
   const chain: DevChain = {
