@@ -87,7 +87,9 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
     if (pool) cleanups.push(() => pool.close());
     const runJob = pool && ((job: TraceJob, scope?: JobScope) => pool.run(job, scope));
-    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob });
+    // What still executes here (the follower's replays of blocks whose records were not kept, or
+    // everything without workers) yields every 5 ms, like the miner and in-process calls.
+    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob, yieldEveryMs: 5 });
     cleanups.push(async () => tracer.close());
     const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: config.callTimeoutMs });
     const table = createMethodTable(

@@ -38,6 +38,12 @@ export interface TracerOptions {
   /** Monotonic clock, ms. */
   now?: () => number;
   /**
+   * How often an execution yields to the event loop, ms of busy time (default 20: a worker's loop
+   * only waits for cancel messages). A tracer on the HTTP thread (the follower's replays, or no
+   * workers) passes less: a request needs a few turns of that loop to be answered.
+   */
+  yieldEveryMs?: number;
+  /**
    * Runs the `trace*` methods' jobs elsewhere (a worker pool, see createTracePool); without it they
    * run on this thread with this tracer's `record*` methods.
    */
@@ -152,6 +158,7 @@ export function createTracer(options: TracerOptions): Tracer {
   const gasCap = options.gasCap ?? 50_000_000n;
   const defaultTimeoutMs = options.timeoutMs ?? 5000;
   const now = options.now ?? (() => performance.now());
+  const yieldEveryMs = options.yieldEveryMs ?? 20;
   const cache = options.cache ?? createRenderedTraceCache();
   const stateRootAt = options.stateRootAt ?? (async (block: Block) => chain.stateRootAt(block));
   const inflight = new Map<string, Promise<unknown>>();
@@ -203,7 +210,7 @@ export function createTracer(options: TracerOptions): Tracer {
   }
 
   function guard(timeoutMs = defaultTimeoutMs, signal?: AbortSignal): ExecutionGuardOptions & { timeoutMs: number } {
-    return { deadlineMs: now() + timeoutMs, yieldEveryMs: 20, now, timeoutMs, signal };
+    return { deadlineMs: now() + timeoutMs, yieldEveryMs, now, timeoutMs, signal };
   }
 
   async function parentOf(block: Block): Promise<Block> {
