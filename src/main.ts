@@ -25,6 +25,8 @@ import { createTraceNamespace } from './rpc/methods/traceNamespace.js';
 import { createDebugNamespace } from './rpc/methods/debugNamespace.js';
 import { createTracer } from './engine/trace/createTracer.js';
 import { createTracePool } from './engine/trace/tracePool.js';
+import { createPooledCalls } from './engine/trace/pooledCalls.js';
+import type { JobScope, TraceJob } from './engine/trace/traceJob.js';
 import { createNotifier, createWebhooksApi } from './notify/index.js';
 import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes, readCursor } from './notify/follow/index.js';
 
@@ -76,6 +78,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       coinbase: config.coinbase,
       blockTimeSec: config.blockTime,
       gasCap: BigInt(config.gasCap),
+      callTimeoutMs: config.callTimeoutMs,
       minedRecordBytes: config.minedTraceMemoryMb * 1024 * 1024,
       logger: logger.child({ part: 'chain' }),
     });
@@ -98,16 +101,21 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     await ensureKey(keys, { key: secrets.devApiKey, tier: 'enterprise', name: 'dev' });
 
     // Calls at the head run on the working state (head root plus dev setters): the tracer's default.
-    // Traces run in worker threads (below the core count) so they never hold the HTTP loop.
+    // Traces, eth_call and eth_estimateGas run in worker threads (below the core count) so they
+    // never hold the HTTP loop; without workers they run here under the same guard.
     const traceWorkers = config.traceWorkers ?? Math.max(1, availableParallelism() - 1);
     const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap) };
     const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
     if (pool) cleanups.push(() => pool.close());
-    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob: pool && ((job) => pool.run(job)) });
+    const runJob = pool && ((job: TraceJob, scope?: JobScope) => pool.run(job, scope));
+    // What still executes here (the follower's replays of blocks whose records were not kept, or
+    // everything without workers) yields every 5 ms, like the miner and in-process calls.
+    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob, yieldEveryMs: 5 });
     cleanups.push(async () => tracer.close());
+    const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: config.callTimeoutMs });
     const table = createMethodTable(
       createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),
-      createEthNamespace({ chain }),
+      createEthNamespace({ chain, calls }),
       createDevNamespace({ chain }),
       createTraceNamespace({ tracer }),
       createDebugNamespace({ tracer }),

@@ -62,6 +62,8 @@ class CallContext implements RpcContext {
   constructor(
     readonly requestId: string,
     private readonly ex: RpcExchange,
+    /** The API key's id: the trace pool's fair queue is per key. */
+    readonly clientKey: string,
   ) {}
   get signal(): AbortSignal {
     if (!this.#controller) {
@@ -179,7 +181,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const quota = enforceQuota(key, [item]);
     const limited = quota instanceof Promise ? await quota : quota;
     if (limited) return fail(ex, request, limited, item.kind === 'run' ? item.call.id : item.id, ['Retry-After', String(limited.retryAfterSec)]);
-    const answer = answerItem(item, request, new CallContext(request.requestId, ex));
+    const answer = answerItem(item, request, new CallContext(request.requestId, ex, key.id));
     const text = answer instanceof Promise ? await answer : answer;
     if (text === undefined) return noContent(ex, request);
     send(ex, request, 200, text);
@@ -192,7 +194,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     outcome.methods = `batch(${items.length})`;
     const limited = await enforceQuota(key, items);
     if (limited) return fail(ex, request, limited, null, ['Retry-After', String(limited.retryAfterSec)]);
-    const ctx = new CallContext(request.requestId, ex);
+    const ctx = new CallContext(request.requestId, ex, key.id);
     const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx)));
     const answered = parts.filter((p): p is string => p !== undefined);
     if (answered.length === 0) return noContent(ex, request);

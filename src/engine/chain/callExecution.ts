@@ -1,15 +1,47 @@
 // Runs eth_call / eth_estimateGas requests on an isolated copy of the state at a block, with
 // optional state overrides, like geth: no nonce check, no fee charged when no fee is given (the
-// block's base fee is then treated as zero), gas capped by the configured gas cap.
+// block's base fee is then treated as zero), gas capped by the configured gas cap, under an
+// execution guard (deadline, cancellation, yielding). Works on the live chain or a worker's reader.
 import type { Block } from '@ethereumjs/block';
-import type { StateManagerInterface } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, KECCAK256_NULL, bytesToHex, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import { type VM, runTx } from '@ethereumjs/vm';
-import { ExecutionRevertedError, ServerError } from '../../rpc/errors.js';
+import { ExecutionRevertedError, RpcError, ServerError } from '../../rpc/errors.js';
+import { type ExecutionGuardOptions, installExecutionGuard } from '../execute/executionGuard.js';
 import type { ChainCore } from './chainCore.js';
 import { decodeRevertReason, evmErrorToGethText } from './revertReason.js';
 import { type StateOverrides, applyStateOverrides } from './stateOverrides.js';
 import { type TransactionRequest, impersonate, requestToTransaction, requestTxType } from './transactionRequest.js';
+
+/** What calls need from a chain: the live core (see callEnvOfCore) or a trace worker's reader. */
+export interface CallEnv {
+  readonly chainId: bigint;
+  readonly common: Common;
+  /** Highest gas a call may use, and the gas of a call that names none. */
+  readonly gasCap: bigint;
+  /** Lends a pooled VM on `root` (see ChainView.withVm). */
+  withReadVm<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T>;
+  /** A fresh VM on `stateRoot` whose state overrides may be written to. */
+  createVm(options: { stateRoot: Uint8Array }): Promise<VM>;
+  /** `block` with a zero base fee (memoised): the context of calls that name no fee. */
+  zeroBaseFeeBlock(block: Block): Block;
+}
+
+/** Deadline, cancellation and yielding of one call or one whole estimate. */
+export type CallGuard = ExecutionGuardOptions & { timeoutMs: number };
+
+/** The live chain core as a CallEnv. */
+export function callEnvOfCore(core: ChainCore): CallEnv {
+  return {
+    chainId: core.chainId,
+    common: core.common,
+    gasCap: core.config.gasCap,
+    withReadVm: (root, fn) => core.withReadVm(root, fn),
+    createVm: (options) => core.createVm(options),
+    zeroBaseFeeBlock: (block) => core.zeroBaseFeeBlock(block),
+  };
+}
 
 /** Block context and state root a call runs on. */
 export interface CallTarget {
@@ -45,11 +77,11 @@ function hasFee(request: TransactionRequest): boolean {
   return [request.gasPrice, request.maxFeePerGas, request.maxPriorityFeePerGas].some((v) => v !== undefined && v > 0n);
 }
 
-async function createSession(core: ChainCore, vm: VM, request: TransactionRequest, target: CallTarget): Promise<CallSession> {
+async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, target: CallTarget): Promise<CallSession> {
   const stateManager = vm.stateManager;
   const from = request.from ? new Address(request.from) : createZeroAddress();
   const charged = hasFee(request);
-  const block = charged ? target.block : core.zeroBaseFeeBlock(target.block);
+  const block = charged ? target.block : env.zeroBaseFeeBlock(target.block);
   const baseFee = block.header.baseFeePerGas ?? 0n;
   const type = requestTxType(request);
   const priority = request.maxPriorityFeePerGas ?? 0n;
@@ -68,8 +100,8 @@ async function createSession(core: ChainCore, vm: VM, request: TransactionReques
       if (balance < value + gasLimit * feeCap) {
         throw new ServerError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${value + gasLimit * feeCap}`);
       }
-      const fields = { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: core.chainId };
-      const tx = impersonate(requestToTransaction(request, fields, core.common, { freeze: false }), from);
+      const fields = { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: env.chainId };
+      const tx = impersonate(requestToTransaction(request, fields, env.common, { freeze: false }), from);
       await stateManager.checkpoint();
       try {
         if (senderHasCode) {
@@ -87,6 +119,8 @@ async function createSession(core: ChainCore, vm: VM, request: TransactionReques
           error: result.execResult.exceptionError?.error,
         };
       } catch (error) {
+        // The guard's timeout and cancellation (and any other RPC error) pass unchanged.
+        if (error instanceof RpcError) throw error;
         const message = (error as Error).message.split(' (vm hf=')[0]!.split(' (block number=')[0]!;
         throw new ServerError(message.replace(/^INTRINSIC_GAS_TOO_LOW: /, 'intrinsic gas too low: '));
       } finally {
@@ -96,21 +130,36 @@ async function createSession(core: ChainCore, vm: VM, request: TransactionReques
   };
 }
 
+/** Runs `fn` on `vm` with `guard` installed (every run of the session under one deadline). */
+async function guarded<T>(vm: VM, guard: CallGuard | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!guard) return fn();
+  const uninstall = installExecutionGuard(vm, guard, guard.timeoutMs);
+  try {
+    return await fn();
+  } finally {
+    uninstall();
+  }
+}
+
 /**
  * Runs `fn` with a call session for `request` on `target`. Without overrides the VM comes from
- * the core's pool; with overrides a fresh overlay gets them applied first.
+ * the env's pool; with overrides a fresh overlay gets them applied first. With `guard`, every run
+ * of the session shares its deadline and signal.
  */
 export async function withCallSession<T>(
-  core: ChainCore,
+  env: CallEnv,
   request: TransactionRequest,
   target: CallTarget,
   overrides: StateOverrides | undefined,
   fn: (session: CallSession) => Promise<T>,
+  guard?: CallGuard,
 ): Promise<T> {
-  if (!overrides) return core.withReadVm(target.stateRoot, async (vm) => fn(await createSession(core, vm, request, target)));
-  const stateManager = await core.openState(target.stateRoot, 'overlay');
-  await applyStateOverrides(stateManager, overrides);
-  return fn(await createSession(core, await core.createVmOn(stateManager), request, target));
+  if (!overrides) {
+    return env.withReadVm(target.stateRoot, async (vm) => guarded(vm, guard, async () => fn(await createSession(env, vm, request, target))));
+  }
+  const vm = await env.createVm({ stateRoot: target.stateRoot });
+  await applyStateOverrides(vm.stateManager as MerkleStateManager, overrides);
+  return guarded(vm, guard, async () => fn(await createSession(env, vm, request, target)));
 }
 
 /** Turns a failed call outcome into the RPC error geth returns (code 3 for reverts). */
@@ -122,10 +171,10 @@ export function callOutcomeToError(outcome: CallOutcome): Error | undefined {
   return new ServerError(evmErrorToGethText(outcome.error));
 }
 
-/** eth_call: returns the output, or throws the revert / halt error. */
-export async function executeCall(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<Uint8Array> {
-  const gasLimit = request.gas !== undefined && request.gas < core.config.gasCap ? request.gas : core.config.gasCap;
-  const outcome = await withCallSession(core, request, target, overrides, (session) => session.run(gasLimit));
+/** eth_call: returns the output, or throws the revert / halt error (or the guard's timeout). */
+export async function executeCall(env: CallEnv, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides, guard?: CallGuard): Promise<Uint8Array> {
+  const gasLimit = request.gas !== undefined && request.gas < env.gasCap ? request.gas : env.gasCap;
+  const outcome = await withCallSession(env, request, target, overrides, (session) => session.run(gasLimit), guard);
   const error = callOutcomeToError(outcome);
   if (error) throw error;
   return outcome.returnValue;

@@ -48,6 +48,11 @@ export interface DevChainOptions {
   blockTimeSec?: number;
   /** Gas limit of eth_call / eth_estimateGas when the request gives none; default 50,000,000. */
   gasCap?: bigint;
+  /**
+   * Time budget of one eth_call, or of one eth_estimateGas's whole search, run in-process (also
+   * eth_sendTransaction's estimate); past it the call fails with ExecutionTimeoutError. Default 5000 ms.
+   */
+  callTimeoutMs?: number;
   /** Largest block range eth_getLogs accepts; default 10,000. */
   maxLogBlockRange?: number;
   /**
@@ -79,6 +84,7 @@ export interface DevChainConfig {
   coinbase: string;
   blockTimeSec: number;
   gasCap: bigint;
+  callTimeoutMs: number;
   maxLogBlockRange: number;
   minedRecordBytes: number;
   clock: () => number;
@@ -107,6 +113,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
   }
   const blockTimeSec = options.blockTimeSec ?? 0;
   if (!(blockTimeSec >= 0)) throw new ServiceError(`invalid block time ${blockTimeSec}`);
+  if (!((options.callTimeoutMs ?? 1) > 0)) throw new ServiceError(`invalid call timeout ${options.callTimeoutMs} ms`);
   if (!((options.minedRecordBytes ?? 0) >= 0)) throw new ServiceError(`invalid mined record memory ${options.minedRecordBytes}`);
   return {
     dataDir: options.dataDir,
@@ -120,6 +127,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
     coinbase,
     blockTimeSec,
     gasCap: options.gasCap ?? 50_000_000n,
+    callTimeoutMs: options.callTimeoutMs ?? 5000,
     maxLogBlockRange: options.maxLogBlockRange ?? 10_000,
     minedRecordBytes: options.minedRecordBytes ?? DEFAULT_MINED_RECORD_BYTES,
     kzg: options.kzg,

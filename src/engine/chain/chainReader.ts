@@ -4,6 +4,7 @@
 // head events: whoever hands it work passes the block hashes and state roots to use.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Block } from '@ethereumjs/block';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
@@ -30,6 +31,8 @@ export interface ChainReaderOptions {
 }
 
 export interface ChainReader extends ChainView {
+  /** `block` with a zero base fee, memoised like the live chain's (calls that name no fee). */
+  zeroBaseFeeBlock(block: Block): Block;
   close(): void;
 }
 
@@ -88,6 +91,7 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
     // Without the writer's working root, a block's own root; callers pass the working root explicitly.
     stateRootAt: (block) => block.header.stateRoot,
     onHead: () => () => undefined,
+    zeroBaseFeeBlock: (block) => reads.zeroBaseFeeBlock(block),
     close() {
       reads.clear();
       stateReads.clear();

@@ -9,7 +9,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
 import { ServerError } from '../../rpc/errors.js';
 import { type BlockMiner, createBlockMiner, nextBaseFee } from './blockMiner.js';
-import { type CallTarget, executeCall } from './callExecution.js';
+import { type CallGuard, type CallTarget, callEnvOfCore, executeCall } from './callExecution.js';
 import { type DevChainConfig, type DevChainOptions, createPreparedCommon, resolveChainConfig } from './chainConfig.js';
 import { type ChainCore, openChainCore } from './chainCore.js';
 import type { DevAccount } from './devAccounts.js';
@@ -26,6 +26,12 @@ import type { ChainView } from './types.js';
 
 /** Smallest priority fee anvil suggests, and the one it fills into eth_sendTransaction (1 gwei). */
 export const DEFAULT_PRIORITY_FEE_WEI = 1_000_000_000n;
+
+/** Per-request options of DevChain.call / estimateGas. */
+export interface CallOptions {
+  /** Aborted when the requester is gone; the execution stops at its next guard check. */
+  signal?: AbortSignal;
+}
 
 export interface DevChain extends ChainView, DevControls {
   readonly config: DevChainConfig;
@@ -52,8 +58,13 @@ export interface DevChain extends ChainView, DevControls {
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>;
   /** Fills, signs (dev accounts only) and submits a transaction. Returns its hash. */
   sendTransaction(request: TransactionRequest): Promise<Uint8Array>;
-  call(request: TransactionRequest, block: Block, overrides?: StateOverrides): Promise<Uint8Array>;
-  estimateGas(request: TransactionRequest, block: Block, overrides?: StateOverrides): Promise<bigint>;
+  /**
+   * eth_call on this thread, within `config.callTimeoutMs` (ExecutionTimeoutError past it) and
+   * stopped when `options.signal` aborts (ExecutionCancelledError).
+   */
+  call(request: TransactionRequest, block: Block, overrides?: StateOverrides, options?: CallOptions): Promise<Uint8Array>;
+  /** eth_estimateGas on this thread: the whole search within `config.callTimeoutMs`, like `call`. */
+  estimateGas(request: TransactionRequest, block: Block, overrides?: StateOverrides, options?: CallOptions): Promise<bigint>;
   feeHistory(blockCount: bigint, newest: Block, rewardPercentiles?: readonly number[]): Promise<FeeHistory>;
   getLogs(filter: LogFilter): Promise<LogEntry[]>;
   blockLogs(block: Block): Promise<LogEntry[]>;
@@ -143,6 +154,16 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     return { block, stateRoot: core.stateRootAt(block) };
   }
 
+  const callEnv = callEnvOfCore(core);
+  /**
+   * The guard of one in-process call or estimate: the call timeout, yielding every 5 ms (this is
+   * the HTTP thread: a request needs a few turns of its loop to be answered).
+   */
+  function callGuard(signal: AbortSignal | undefined): CallGuard {
+    const now = () => performance.now();
+    return { deadlineMs: now() + config.callTimeoutMs, yieldEveryMs: 5, now, timeoutMs: config.callTimeoutMs, signal };
+  }
+
   const chain: DevChain = {
     ...handle.controls,
     chainId: core.chainId,
@@ -189,14 +210,14 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
           maxPriorityFeePerGas: priority,
         };
         const type = requestTxType(request);
-        const gasLimit = request.gas ?? (await estimateGas(core, { ...filledRequest, ...(type < 2 ? { gasPrice: fees.gasPrice } : { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: priority }) }, callTarget(core.head())));
+        const gasLimit = request.gas ?? (await estimateGas(callEnv, { ...filledRequest, ...(type < 2 ? { gasPrice: fees.gasPrice } : { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: priority }) }, callTarget(core.head()), undefined, callGuard(undefined)));
         const nonce = request.nonce ?? (await pendingNonce(signer.address.bytes));
         const unsigned = requestToTransaction(filledRequest, { type, nonce, gasLimit, ...fees, chainId: core.chainId }, txCommon);
         return submit(unsigned.sign(signer.privateKey));
       });
     },
-    call: (request, block, overrides) => executeCall(core, request, callTarget(block), overrides),
-    estimateGas: (request, block, overrides) => estimateGas(core, request, callTarget(block), overrides),
+    call: (request, block, overrides, options) => executeCall(callEnv, request, callTarget(block), overrides, callGuard(options?.signal)),
+    estimateGas: (request, block, overrides, options) => estimateGas(callEnv, request, callTarget(block), overrides, callGuard(options?.signal)),
     feeHistory: (count, newest, percentiles) => computeFeeHistory(core, count, newest, percentiles),
     getLogs: (filter) => queryLogs(core, filter),
     blockLogs: (block) => blockLogEntries(core, block),

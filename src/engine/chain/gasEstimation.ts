@@ -2,8 +2,7 @@
 // like geth/anvil (first run at the cap, then an optimistic guess from the used gas, then bisect
 // to the exact boundary, which is what anvil returns).
 import { Address } from '@ethereumjs/util';
-import type { ChainCore } from './chainCore.js';
-import { type CallSession, type CallTarget, callOutcomeToError, withCallSession } from './callExecution.js';
+import { type CallEnv, type CallGuard, type CallSession, type CallTarget, callOutcomeToError, withCallSession } from './callExecution.js';
 import { ServerError } from '../../rpc/errors.js';
 import type { StateOverrides } from './stateOverrides.js';
 import type { TransactionRequest } from './transactionRequest.js';
@@ -11,14 +10,17 @@ import type { TransactionRequest } from './transactionRequest.js';
 const CALL_STIPEND = 2300n;
 const TX_GAS = 21_000n;
 
-/** Estimates the gas `request` needs on `target`; throws the call's error if it fails at the cap. */
-export async function estimateGas(core: ChainCore, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides): Promise<bigint> {
-  return withCallSession(core, request, target, overrides, (session) => searchGas(core, request, target, session));
+/**
+ * Estimates the gas `request` needs on `target`; throws the call's error if it fails at the cap.
+ * With `guard`, the whole search runs within its one deadline.
+ */
+export async function estimateGas(env: CallEnv, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides, guard?: CallGuard): Promise<bigint> {
+  return withCallSession(env, request, target, overrides, (session) => searchGas(env, request, target, session), guard);
 }
 
-async function searchGas(core: ChainCore, request: TransactionRequest, target: CallTarget, session: CallSession): Promise<bigint> {
+async function searchGas(env: CallEnv, request: TransactionRequest, target: CallTarget, session: CallSession): Promise<bigint> {
   let hi = request.gas !== undefined && request.gas >= TX_GAS ? request.gas : target.block.header.gasLimit;
-  if (hi > core.config.gasCap) hi = core.config.gasCap;
+  if (hi > env.gasCap) hi = env.gasCap;
   if (session.feeCap > 0n) {
     const balance = (await session.stateManager.getAccount(session.from))?.balance ?? 0n;
     const available = balance - (request.value ?? 0n);

@@ -1,6 +1,6 @@
-// Keeps a long execution honest: it fails with a timeout error once the deadline passes and, while
-// running, yields to the event loop every few milliseconds so other requests are served. Both
-// checks ride on JUMP/JUMPI (every loop needs one) through the opcode probe, so straight-line code
+// Keeps a long execution honest: it fails with a timeout error once the deadline passes (or a
+// cancellation error once its signal aborts) and, while running, yields to the event loop every few
+// milliseconds so other requests (and a worker's cancel message) are served. The checks ride on JUMP/JUMPI (every loop needs one) through the opcode probe, so straight-line code
 // pays nothing and loops pay a counter increment.
 import type { EVM } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
@@ -14,6 +14,8 @@ export interface ExecutionGuardOptions {
   /** Yield to the event loop after this much busy time (ms). */
   yieldEveryMs: number;
   now: () => number;
+  /** Aborted when the execution's requester is gone (client disconnected): the run stops at the next check. */
+  signal?: AbortSignal;
 }
 
 /** Thrown when an execution passes its deadline; never a partial trace. */
@@ -24,18 +26,29 @@ export class ExecutionTimeoutError extends ServerError {
   }
 }
 
+/** Thrown when an execution's signal aborts (its client went away); no one reads the answer. */
+export class ExecutionCancelledError extends ServerError {
+  override name = 'ExecutionCancelledError';
+  constructor() {
+    super('execution cancelled', { details: 'the client disconnected' });
+  }
+}
+
 const CHECK_EVERY = 512;
 
 /** Installs the guard on `vm`; returns the uninstall function. */
 export function installExecutionGuard(vm: VM, options: ExecutionGuardOptions, timeoutMs: number): () => void {
   let counter = 0;
   let lastYield = options.now();
+  const { signal } = options;
   const check = async (): Promise<void> => {
     const now = options.now();
     if (options.deadlineMs !== undefined && now > options.deadlineMs) throw new ExecutionTimeoutError(timeoutMs);
+    if (signal?.aborted) throw new ExecutionCancelledError();
     if (now - lastYield >= options.yieldEveryMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       lastYield = options.now();
+      if (signal?.aborted) throw new ExecutionCancelledError();
     }
   };
   const hook: OpcodeHook = (_rs, next) => {
@@ -44,6 +57,7 @@ export function installExecutionGuard(vm: VM, options: ExecutionGuardOptions, ti
   };
   const onMessage = (): void => {
     if (options.deadlineMs !== undefined && options.now() > options.deadlineMs) throw new ExecutionTimeoutError(timeoutMs);
+    if (signal?.aborted) throw new ExecutionCancelledError();
   };
   const evm = vm.evm as EVM;
   evm.events.on('beforeMessage', onMessage);

@@ -22,7 +22,8 @@ import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import type { RenderContext } from '../render/types.js';
 import { RawJson } from '../../rpc/rawJson.js';
 import { createRenderedTraceCache, type RenderedTraceCache } from './renderedTraceCache.js';
-import { runTraceJob, type TraceJob } from './traceJob.js';
+import { runTraceJob, type JobScope, type TraceJob } from './traceJob.js';
+import { ExecutionCancelledError } from '../execute/executionGuard.js';
 import { needsOfRender, renderBlockTraces, renderRecord, type TraceRender } from './traceRender.js';
 
 export interface TracerOptions {
@@ -37,10 +38,16 @@ export interface TracerOptions {
   /** Monotonic clock, ms. */
   now?: () => number;
   /**
+   * How often an execution yields to the event loop, ms of busy time (default 20: a worker's loop
+   * only waits for cancel messages). A tracer on the HTTP thread (the follower's replays, or no
+   * workers) passes less: a request needs a few turns of that loop to be answered.
+   */
+  yieldEveryMs?: number;
+  /**
    * Runs the `trace*` methods' jobs elsewhere (a worker pool, see createTracePool); without it they
    * run on this thread with this tracer's `record*` methods.
    */
-  runJob?: (job: TraceJob) => Promise<string[]>;
+  runJob?: (job: TraceJob, scope?: JobScope) => Promise<string[]>;
   /**
    * Use the records the chain kept of mined transactions (`ChainView.minedRecord`) when they cover
    * what a request needs: such traces render on this thread without a replay. Default true; false
@@ -84,22 +91,28 @@ export interface Tracer {
   /** A mined transaction by hash, or ResourceNotFoundError. */
   requireTransaction(hash: Hex): Promise<MinedTransaction>;
   /** The miner's record of the transaction (when kept and enough for `needs`), else a replay of its block up to it. */
-  recordTransaction(mined: MinedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
+  recordTransaction(mined: MinedTransaction, needs: RecordNeeds, timeoutMs?: number, signal?: AbortSignal): Promise<ExecutionRecord>;
   /** Every transaction's record: the miner's when it kept all of them and they cover `needs`, else a replay. */
-  recordBlock(block: Block, needs: RecordNeeds, timeoutMs?: number): Promise<BlockTrace[]>;
+  recordBlock(block: Block, needs: RecordNeeds, timeoutMs?: number, signal?: AbortSignal): Promise<BlockTrace[]>;
   /** Runs calls one after another on the same state (trace_callMany chains them). */
-  recordCalls(target: CallTarget, calls: { call: CallRequest; needs: RecordNeeds }[], timeoutMs?: number): Promise<ExecutionRecord[]>;
+  recordCalls(target: CallTarget, calls: { call: CallRequest; needs: RecordNeeds }[], timeoutMs?: number, signal?: AbortSignal): Promise<ExecutionRecord[]>;
   /** Runs a signed transaction on a block's state, as it would run next (trace_rawTransaction). */
-  recordRawTransaction(target: Pick<CallTarget, 'block' | 'stateRoot'>, tx: TypedTransaction, needs: RecordNeeds, timeoutMs?: number): Promise<ExecutionRecord>;
+  recordRawTransaction(target: Pick<CallTarget, 'block' | 'stateRoot'>, tx: TypedTransaction, needs: RecordNeeds, timeoutMs?: number, signal?: AbortSignal): Promise<ExecutionRecord>;
+  /** The execution guard of one job: deadline `timeoutMs` (default the tracer's) from now, yielding every 20 ms. */
+  guard(timeoutMs?: number, signal?: AbortSignal): ExecutionGuardOptions & { timeoutMs: number };
   /** Renders a mined transaction from the miner's record, or records and renders it (on a worker when `runJob` is set). */
-  traceTransaction(mined: MinedTransaction, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
+  traceTransaction(mined: MinedTransaction, render: TraceRender, timeoutMs?: number, scope?: JobScope): Promise<RawJson>;
   /** Renders every transaction of a block from the miner's records, or records and renders them (see renderBlockTraces for the shapes). */
-  traceBlock(block: Block, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
+  traceBlock(block: Block, render: TraceRender, timeoutMs?: number, scope?: JobScope): Promise<RawJson>;
   /** Records and renders calls run one after another on the target's state; one result per call. */
-  traceCalls(target: CallTarget, calls: { call: CallRequest; render: TraceRender }[], timeoutMs?: number): Promise<RawJson[]>;
+  traceCalls(target: CallTarget, calls: { call: CallRequest; render: TraceRender }[], timeoutMs?: number, scope?: JobScope): Promise<RawJson[]>;
   /** Records and renders a signed transaction on a block's state (trace_rawTransaction). */
-  traceRawTransaction(block: Block, tx: TypedTransaction, render: TraceRender, timeoutMs?: number): Promise<RawJson>;
-  /** Returns the cached value for `key` or computes, caches and returns it. */
+  traceRawTransaction(block: Block, tx: TypedTransaction, render: TraceRender, timeoutMs?: number, scope?: JobScope): Promise<RawJson>;
+  /**
+   * Returns the cached value for `key` or computes, caches and returns it. Concurrent requests for
+   * the same key share one computation; if it is cancelled (its requester left), a waiting
+   * request computes again itself.
+   */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**
    * The cached value of mined transaction `hash` for `kind` (format and options), looked up
@@ -145,6 +158,7 @@ export function createTracer(options: TracerOptions): Tracer {
   const gasCap = options.gasCap ?? 50_000_000n;
   const defaultTimeoutMs = options.timeoutMs ?? 5000;
   const now = options.now ?? (() => performance.now());
+  const yieldEveryMs = options.yieldEveryMs ?? 20;
   const cache = options.cache ?? createRenderedTraceCache();
   const stateRootAt = options.stateRootAt ?? (async (block: Block) => chain.stateRootAt(block));
   const inflight = new Map<string, Promise<unknown>>();
@@ -165,7 +179,16 @@ export function createTracer(options: TracerOptions): Tracer {
     if (hit !== undefined) return hit as T;
     // Concurrent identical requests share one execution.
     const running = inflight.get(key);
-    if (running) return (await running) as T;
+    if (running) {
+      try {
+        return (await running) as T;
+      } catch (error) {
+        if (!(error instanceof ExecutionCancelledError)) throw error;
+        // The requester that started it went away; this one still waits for an answer.
+        if (inflight.get(key) === running) inflight.delete(key);
+        return cached(key, compute);
+      }
+    }
     const startedIn = generation;
     const promise = compute();
     inflight.set(key, promise);
@@ -186,8 +209,8 @@ export function createTracer(options: TracerOptions): Tracer {
     return { ...found, context: contextFor(found.block, found.tx, found.index, offset) };
   }
 
-  function guard(timeoutMs = defaultTimeoutMs): ExecutionGuardOptions & { timeoutMs: number } {
-    return { deadlineMs: now() + timeoutMs, yieldEveryMs: 20, now, timeoutMs };
+  function guard(timeoutMs = defaultTimeoutMs, signal?: AbortSignal): ExecutionGuardOptions & { timeoutMs: number } {
+    return { deadlineMs: now() + timeoutMs, yieldEveryMs, now, timeoutMs, signal };
   }
 
   async function parentOf(block: Block): Promise<Block> {
@@ -209,7 +232,7 @@ export function createTracer(options: TracerOptions): Tracer {
   }
 
   /** A fresh VM on the state after the first `txIndex` transactions of `block`. */
-  async function vmAfter(block: Block, txIndex: number, timeoutMs?: number): Promise<VM> {
+  async function vmAfter(block: Block, txIndex: number, timeoutMs?: number, signal?: AbortSignal): Promise<VM> {
     if (txIndex < 0 || txIndex > block.transactions.length) {
       throw new InvalidParamsError(`txIndex ${txIndex} is out of range: block has ${block.transactions.length} transactions`);
     }
@@ -218,7 +241,7 @@ export function createTracer(options: TracerOptions): Tracer {
     if (txIndex > 0) {
       const none: RecordNeeds = { state: false, steps: undefined };
       // Record the last of the first txIndex transactions only to make the replay run that far.
-      await replayBlock({ vm, block, parent, needsAt: (i) => (i === txIndex - 1 ? none : undefined), guard: guard(timeoutMs), keepState: true });
+      await replayBlock({ vm, block, parent, needsAt: (i) => (i === txIndex - 1 ? none : undefined), guard: guard(timeoutMs, signal), keepState: true });
     }
     return vm;
   }
@@ -242,7 +265,8 @@ export function createTracer(options: TracerOptions): Tracer {
     return block.transactions.map((tx, i) => ({ tx, record: records[i]!, context: contextFor(block, tx, i, offsets[i] ?? 0) }));
   }
 
-  const runJob = (job: TraceJob): Promise<string[]> => (options.runJob ? options.runJob(job) : runTraceJob(tracer, job));
+  const runJob = (job: TraceJob, scope?: JobScope): Promise<string[]> =>
+    options.runJob ? options.runJob(job, scope) : runTraceJob(tracer, job, { signal: scope?.signal });
 
   const tracer: Tracer = {
     chain,
@@ -260,28 +284,30 @@ export function createTracer(options: TracerOptions): Tracer {
 
     requireTransaction,
 
-    async recordTransaction(mined, needs, timeoutMs) {
+    guard,
+
+    async recordTransaction(mined, needs, timeoutMs, signal) {
       const kept = minedRecordOf(mined.block, mined.tx, needs);
       if (kept) return kept;
       const parent = await parentOf(mined.block);
       const records = await withScratchVm(await chain.preStateRoot(mined.block), (vm) =>
-        replayBlock({ vm, block: mined.block, parent, needsAt: (i) => (i === mined.index ? needs : undefined), guard: guard(timeoutMs) }),
+        replayBlock({ vm, block: mined.block, parent, needsAt: (i) => (i === mined.index ? needs : undefined), guard: guard(timeoutMs, signal) }),
       );
       return records.get(mined.index)!;
     },
 
-    async recordBlock(block, needs, timeoutMs) {
+    async recordBlock(block, needs, timeoutMs, signal) {
       if (block.transactions.length === 0) return [];
       const kept = await minedBlockTraces(block, needs);
       if (kept) return kept;
       const parent = await parentOf(block);
-      const records = await withScratchVm(await chain.preStateRoot(block), (vm) => replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs) }));
+      const records = await withScratchVm(await chain.preStateRoot(block), (vm) => replayBlock({ vm, block, parent, needsAt: () => needs, guard: guard(timeoutMs, signal) }));
       const offsets = await logOffsets(chain, block);
       return block.transactions.map((tx, i) => ({ tx, record: records.get(i)!, context: contextFor(block, tx, i, offsets[i] ?? 0) }));
     },
 
-    async recordCalls(target, calls, timeoutMs) {
-      const g = guard(timeoutMs);
+    async recordCalls(target, calls, timeoutMs, signal) {
+      const g = guard(timeoutMs, signal);
       const runAll = async (vm: VM) => {
         const out: ExecutionRecord[] = [];
         for (const { call, needs } of calls) {
@@ -292,38 +318,38 @@ export function createTracer(options: TracerOptions): Tracer {
       // The common case (no txIndex, no state overrides) borrows a pooled VM; the others build one.
       const root = async () => target.stateRoot ?? (await stateRootAt(target.block));
       if (target.txIndex === undefined && !target.stateOverrides) return withScratchVm(await root(), runAll);
-      const vm = target.txIndex === undefined ? await chain.createVm({ stateRoot: await root() }) : await vmAfter(target.block, target.txIndex, timeoutMs);
+      const vm = target.txIndex === undefined ? await chain.createVm({ stateRoot: await root() }) : await vmAfter(target.block, target.txIndex, timeoutMs, signal);
       if (target.stateOverrides) await applyStateOverrides(vm.stateManager as Parameters<typeof applyStateOverrides>[0], target.stateOverrides);
       return runAll(vm);
     },
 
-    async recordRawTransaction({ block, stateRoot }, tx, needs, timeoutMs) {
-      return withScratchVm(stateRoot ?? (await stateRootAt(block)), (vm) => runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs) }, needs));
+    async recordRawTransaction({ block, stateRoot }, tx, needs, timeoutMs, signal) {
+      return withScratchVm(stateRoot ?? (await stateRootAt(block)), (vm) => runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs, signal) }, needs));
     },
 
-    async traceTransaction(mined, render, timeoutMs = defaultTimeoutMs) {
+    async traceTransaction(mined, render, timeoutMs = defaultTimeoutMs, scope) {
       const kept = minedRecordOf(mined.block, mined.tx, needsOfRender(render));
       if (kept) return new RawJson(JSON.stringify(renderRecord(kept, render, mined.context)));
       const job: TraceJob = { kind: 'transaction', blockHash: mined.block.hash(), index: mined.index, context: mined.context, render, timeoutMs };
-      return new RawJson((await runJob(job))[0]!);
+      return new RawJson((await runJob(job, scope))[0]!);
     },
 
-    async traceBlock(block, render, timeoutMs = defaultTimeoutMs) {
+    async traceBlock(block, render, timeoutMs = defaultTimeoutMs, scope) {
       const kept = block.transactions.length > 0 ? await minedBlockTraces(block, needsOfRender(render)) : undefined;
       if (kept) return new RawJson(JSON.stringify(renderBlockTraces(kept, render)));
-      return new RawJson((await runJob({ kind: 'block', blockHash: block.hash(), render, timeoutMs }))[0]!);
+      return new RawJson((await runJob({ kind: 'block', blockHash: block.hash(), render, timeoutMs }, scope))[0]!);
     },
 
-    async traceCalls(target, calls, timeoutMs = defaultTimeoutMs) {
+    async traceCalls(target, calls, timeoutMs = defaultTimeoutMs, scope) {
       const { block, txIndex, stateOverrides, blockOverrides } = target;
       const stateRoot = target.stateRoot ?? (await stateRootAt(block));
-      const texts = await runJob({ kind: 'calls', blockHash: block.hash(), stateRoot, txIndex, stateOverrides, blockOverrides, calls, timeoutMs });
+      const texts = await runJob({ kind: 'calls', blockHash: block.hash(), stateRoot, txIndex, stateOverrides, blockOverrides, calls, timeoutMs }, scope);
       return texts.map((text) => new RawJson(text));
     },
 
-    async traceRawTransaction(block, tx, render, timeoutMs = defaultTimeoutMs) {
+    async traceRawTransaction(block, tx, render, timeoutMs = defaultTimeoutMs, scope) {
       const job: TraceJob = { kind: 'rawTransaction', blockHash: block.hash(), stateRoot: await stateRootAt(block), tx: tx.serialize(), render, timeoutMs };
-      return new RawJson((await runJob(job))[0]!);
+      return new RawJson((await runJob(job, scope))[0]!);
     },
 
     cached,

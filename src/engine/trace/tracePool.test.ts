@@ -1,10 +1,11 @@
 // The trace pool's scheduling and failure handling, with a stand-in worker that hangs or dies on
 // purpose (testing/misbehavingWorker.ts): a stuck worker is terminated and replaced and its job
 // fails with the timeout error; a crash fails only the crashed job with an InternalError; a full
-// queue refuses new jobs with LimitExceededError.
+// queue refuses new jobs with LimitExceededError; keys are served in turn and held to their share;
+// a job whose client goes away leaves the queue, or is cancelled in its worker.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InternalError, LimitExceededError } from '../../rpc/errors.js';
-import { ExecutionTimeoutError } from '../execute/executionGuard.js';
+import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
 import type { TraceJob } from './traceJob.js';
 import { type TracePool, createTracePool } from './tracePool.js';
 
@@ -26,7 +27,7 @@ describe('createTracePool', () => {
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
     const answers = await Promise.all([answer(1000), answer(1000), answer(1000), answer(1000)].map((job) => pool!.run(job)));
     expect(new Set(answers.flat()).size).toBe(2);
-    expect(pool.stats()).toEqual({ workers: 2, starting: 0, busy: 0, queued: 0, replaced: 0 });
+    expect(pool.stats()).toEqual({ workers: 2, starting: 0, busy: 0, queued: 0, queuedKeys: 0, replaced: 0, cancelled: 0 });
   });
 
   it('error: a worker stuck past the timeout is terminated and replaced; its job fails with the timeout error', async () => {
@@ -87,5 +88,87 @@ describe('createTracePool', () => {
     expect(await running).toBeInstanceOf(InternalError);
     expect(await waiting).toBeInstanceOf(InternalError);
     await expect(pool.run(answer())).rejects.toThrow('trace pool is closed');
+  });
+
+  it('behavior: keys are served in turn: a second key waits behind one job of the first, not its backlog', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const order: string[] = [];
+    const run = (key: string, label: string) => pool!.run(answer(500), { clientKey: key }).then(() => order.push(label));
+    const a = Array.from({ length: 5 }, (_, i) => run('A', `A${i}`));
+    const b = run('B', 'B0');
+    await Promise.all([...a, b]);
+    // A0 was running when B arrived; B0 comes right after A1 (A's turn), not after A4.
+    expect(order).toEqual(['A0', 'A1', 'B0', 'A2', 'A3', 'A4']);
+  });
+
+  it('error: a key beyond its share fails with -32005 for this key while another key is still admitted', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl, maxQueuedJobs: 16, minKeyShare: 2 });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const flood = Array.from({ length: 20 }, () => failure(pool!.run(answer(200), { clientKey: 'A' })));
+    // One runs, 16 wait (A alone holds the whole queue), 3 are refused.
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 16, queuedKeys: 1 });
+    const b = pool.run(answer(200), { clientKey: 'B' });
+    // B is under its share (8 of 16 with two keys): A's newest waiting job gives up its place.
+    expect(pool.stats()).toMatchObject({ queued: 16, queuedKeys: 2 });
+    // A holds more than its share now: it is refused for this key.
+    expect(await failure(pool.run(answer(200), { clientKey: 'A' }))).toMatchObject({
+      code: -32005,
+      message: 'trace queue is full for this key (its share is 8 of 16 places while 2 keys wait); retry later',
+    });
+    expect(await b).toHaveLength(1);
+    const outcomes = await Promise.all(flood);
+    expect(outcomes.filter((e) => (e as Error).message === 'expected a failure')).toHaveLength(16);
+    const errors = outcomes.filter((e) => e instanceof LimitExceededError).map((e) => e.message);
+    // A's 17th (its newest waiting) was pushed out for B; the last three were refused while A was
+    // alone in a full queue.
+    expect(errors).toEqual([
+      'trace queue is full for this key (its share is 8 of 16 places while 2 keys wait); retry later',
+      'trace queue is full (16 traces waiting); retry later',
+      'trace queue is full (16 traces waiting); retry later',
+      'trace queue is full (16 traces waiting); retry later',
+    ]);
+
+  });
+
+  it('behavior: a waiting job whose signal aborts leaves the queue at once with ExecutionCancelledError', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const running = pool.run(answer(1000));
+    const client = new AbortController();
+    const waiting = Array.from({ length: 50 }, () => failure(pool!.run(answer(1000), { signal: client.signal, clientKey: 'A' })));
+    expect(pool.stats().queued).toBe(50);
+    client.abort();
+    expect(pool.stats()).toMatchObject({ queued: 0, queuedKeys: 0, cancelled: 50 });
+    for (const error of await Promise.all(waiting)) expect(error).toBeInstanceOf(ExecutionCancelledError);
+    expect(await running).toHaveLength(1);
+    await expect(pool.run(answer(), { signal: client.signal })).rejects.toBeInstanceOf(ExecutionCancelledError);
+  });
+
+  it('behavior: a running job whose signal aborts is cancelled in its worker, which stays (not replaced) and takes the next job', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const client = new AbortController();
+    const cancelled = failure(pool.run(answer(60_000), { signal: client.signal }));
+    const next = pool.run(answer(100));
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+    const started = performance.now();
+    client.abort();
+    expect(await cancelled).toBeInstanceOf(ExecutionCancelledError);
+    expect(await next).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(pool.stats()).toMatchObject({ workers: 1, replaced: 0, cancelled: 1 });
+  });
+
+  it('error: a worker that ignores a cancel is terminated and replaced after the grace', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl, killGraceMs: 100 });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const client = new AbortController();
+    const stuck = failure(pool.run(hang(60_000), { signal: client.signal }));
+    const next = pool.run(answer(100));
+    client.abort();
+    expect(await stuck).toBeInstanceOf(ExecutionCancelledError);
+    expect(await next).toHaveLength(1);
+    expect(pool.stats()).toMatchObject({ workers: 1, replaced: 1, cancelled: 1 });
   });
 });

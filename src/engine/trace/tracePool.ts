@@ -1,17 +1,21 @@
-// A pool of worker threads that run TraceJobs, so EVM execution never holds the main thread's
-// event loop. Each worker runs one job at a time; jobs wait in a bounded FIFO queue (a job that
-// finds it full fails at once with LimitExceededError). A worker that outlives
-// its job's timeout (plus a grace) is terminated and replaced, and the job fails with the same
-// timeout error as in-process; a worker that dies fails only its own job (InternalError).
+// A pool of worker threads that run TraceJobs (traces, eth_call, eth_estimateGas), so EVM execution
+// never holds the main thread's event loop. Each worker runs one job at a time; jobs wait in a
+// bounded queue per client key, served round-robin (fairJobQueue.ts): a key beyond its share fails
+// at once with LimitExceededError while other keys are still admitted. A job whose client goes
+// away leaves the queue at once, or, running, is cancelled in its worker (the guard throws at its
+// next check; a worker silent past a grace is replaced). A worker that outlives its job's timeout
+// (plus a grace) is terminated and replaced, and the job fails with the same timeout error as
+// in-process; a worker that dies fails only its own job (InternalError).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { InternalError, LimitExceededError } from '../../rpc/errors.js';
 import type { ChainLogger } from '../chain/chainConfig.js';
-import { ExecutionTimeoutError } from '../execute/executionGuard.js';
-import type { TraceJob } from './traceJob.js';
-import { errorFromWire, type TraceWorkerData, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
+import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
+import { createFairJobQueue } from './fairJobQueue.js';
+import type { JobScope, TraceJob } from './traceJob.js';
+import { errorFromWire, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
 
 export interface TracePoolOptions {
   /** Worker threads (at least 1). */
@@ -20,7 +24,15 @@ export interface TracePoolOptions {
   worker: TraceWorkerData;
   /** Most jobs that may wait for a worker; one more is refused with LimitExceededError. Default 256. */
   maxQueuedJobs?: number;
-  /** How long past a job's own timeout its worker may stay silent before it is terminated; default 1000 ms. */
+  /**
+   * Jobs one key may always hold in the queue; beyond it a key holds at most
+   * max(this, floor(maxQueuedJobs / keys with waiting jobs)). Default 8.
+   */
+  minKeyShare?: number;
+  /**
+   * How long past a job's own timeout its worker may stay silent before it is terminated, and how
+   * long a cancelled job's worker may take to stop; default 1000 ms.
+   */
   killGraceMs?: number;
   /** The worker script; default traceWorker.js (or .ts from source) beside this module. */
   workerUrl?: URL;
@@ -33,13 +45,21 @@ export interface TracePoolStats {
   starting: number;
   busy: number;
   queued: number;
+  /** Client keys with jobs waiting. */
+  queuedKeys: number;
   /** Workers replaced after a crash or a timeout since the pool started. */
   replaced: number;
+  /** Jobs given up because their client went away (taken out of the queue or stopped running). */
+  cancelled: number;
 }
 
 export interface TracePool {
-  /** Runs `job` on a worker; resolves with its JSON texts or rejects with the job's error. */
-  run(job: TraceJob): Promise<string[]>;
+  /**
+   * Runs `job` on a worker; resolves with its JSON texts or rejects with the job's error. The job
+   * waits in `scope.clientKey`'s queue (one shared key when absent) and is given up with
+   * ExecutionCancelledError when `scope.signal` aborts.
+   */
+  run(job: TraceJob, scope?: JobScope): Promise<string[]>;
   stats(): TracePoolStats;
   /** Fails queued and running jobs and stops the workers. */
   close(): Promise<void>;
@@ -48,6 +68,9 @@ export interface TracePool {
 interface Pending {
   id: number;
   job: TraceJob;
+  key: string;
+  signal: AbortSignal | undefined;
+  settled: boolean;
   resolve(texts: string[]): void;
   reject(error: Error): void;
 }
@@ -58,6 +81,9 @@ interface Slot {
   current?: Pending;
   timer?: NodeJS.Timeout;
 }
+
+/** The queue key of jobs that name no client (internal work, tests). */
+const NO_KEY = '';
 
 /**
  * A worker running `url`. A .ts worker (tests and tsx runs from source) first registers tsx's
@@ -87,11 +113,55 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   const killGraceMs = options.killGraceMs ?? 1000;
   const maxQueuedJobs = options.maxQueuedJobs ?? DEFAULT_MAX_QUEUED_JOBS;
   const workerUrl = options.workerUrl ?? defaultWorkerUrl();
-  const queue: Pending[] = [];
+  const queue = createFairJobQueue<Pending>({ limit: maxQueuedJobs, minShare: options.minKeyShare });
   const slots: Slot[] = [];
+  // One abort listener per signal (a batch shares one among all its calls), not one per job.
+  const bySignal = new Map<AbortSignal, Set<Pending>>();
   let nextId = 1;
   let replaced = 0;
+  let cancelled = 0;
   let closed = false;
+
+  function forget(pending: Pending): void {
+    const { signal } = pending;
+    const set = signal && bySignal.get(signal);
+    if (!set) return;
+    set.delete(pending);
+    if (set.size === 0) {
+      bySignal.delete(signal);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  function settle(pending: Pending, outcome: { texts: string[] } | { error: Error }): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    forget(pending);
+    if ('texts' in outcome) pending.resolve(outcome.texts);
+    else pending.reject(outcome.error);
+  }
+
+  function onAbort(event: Event): void {
+    const set = bySignal.get(event.target as AbortSignal);
+    if (!set) return;
+    for (const pending of [...set]) cancel(pending);
+  }
+
+  /** Gives up `pending`: out of the queue at once, or a cancel to the worker running it. */
+  function cancel(pending: Pending): void {
+    if (pending.settled) return;
+    cancelled++;
+    const slot = slots.find((s) => s.current === pending);
+    if (slot) {
+      slot.worker.postMessage({ cancel: pending.id } satisfies WorkerCancel);
+      // The guard yields every 20 ms; a worker that does not answer soon is replaced.
+      clearTimeout(slot.timer);
+      slot.timer = setTimeout(() => onStuck(slot), killGraceMs);
+    } else {
+      queue.remove(pending.key, pending);
+    }
+    settle(pending, { error: new ExecutionCancelledError() });
+  }
 
   function spawn(): Slot {
     const slot: Slot = { worker: startWorker(workerUrl, options.worker), ready: false };
@@ -114,8 +184,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
       slot.ready = true;
     } else if (slot.current?.id === reply.id) {
       const pending = finish(slot)!;
-      if (reply.ok) pending.resolve(reply.texts);
-      else pending.reject(errorFromWire(reply.error));
+      settle(pending, reply.ok ? { texts: reply.texts } : { error: errorFromWire(reply.error) });
     }
     dispatch();
   }
@@ -136,10 +205,10 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     if (!slots.includes(slot)) return;
     const pending = finish(slot);
     if (!closed) options.logger?.error({ exitCode: code, ready: slot.ready }, 'trace worker exited; replacing it');
-    pending?.reject(new InternalError(undefined, { details: `trace worker exited with code ${code}` }));
+    if (pending) settle(pending, { error: new InternalError(undefined, { details: `trace worker exited with code ${code}` }) });
     if (!slot.ready) {
       // It died while starting (e.g. an unreadable chain file): fail what waits rather than spin.
-      for (const waiting of queue.splice(0)) waiting.reject(new InternalError(undefined, { details: 'trace worker failed to start' }));
+      for (const waiting of queue.drain()) settle(waiting, { error: new InternalError(undefined, { details: 'trace worker failed to start' }) });
       slots.splice(slots.indexOf(slot), 1);
       return;
     }
@@ -150,8 +219,8 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   function onStuck(slot: Slot): void {
     const pending = finish(slot);
     if (!pending) return;
-    options.logger?.warn({ timeoutMs: pending.job.timeoutMs }, 'trace worker stuck past the timeout; terminating it');
-    pending.reject(new ExecutionTimeoutError(pending.job.timeoutMs));
+    options.logger?.warn({ timeoutMs: pending.job.timeoutMs, cancelled: pending.settled }, 'trace worker stuck past the timeout or a cancel; terminating it');
+    settle(pending, { error: new ExecutionTimeoutError(pending.job.timeoutMs) });
     const { worker } = slot;
     replace(slot);
     void worker.terminate();
@@ -163,7 +232,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     while (!closed && slots.length < options.size) slots.push(spawn());
     for (const slot of slots) {
       // Only started workers take jobs, so a job's timer never counts a worker's start-up.
-      if (!slot.ready || slot.current || queue.length === 0) continue;
+      if (!slot.ready || slot.current || queue.size === 0) continue;
       const pending = queue.shift()!;
       slot.current = pending;
       slot.timer = setTimeout(() => onStuck(slot), pending.job.timeoutMs + killGraceMs);
@@ -173,26 +242,57 @@ export function createTracePool(options: TracePoolOptions): TracePool {
 
   dispatch();
 
+  function refusal(reason: 'share' | 'full', share: number): LimitExceededError {
+    if (reason === 'full') return new LimitExceededError(`trace queue is full (${maxQueuedJobs} traces waiting); retry later`);
+    return new LimitExceededError(
+      `trace queue is full for this key (its share is ${share} of ${maxQueuedJobs} places while ${Math.max(1, queue.keys)} keys wait); retry later`,
+    );
+  }
+
   return {
-    run(job) {
+    run(job, scope) {
       if (closed) return Promise.reject(new InternalError(undefined, { details: 'trace pool is closed' }));
-      if (queue.length >= maxQueuedJobs) {
-        return Promise.reject(new LimitExceededError(`trace queue is full (${maxQueuedJobs} traces waiting); retry later`));
-      }
+      const signal = scope?.signal;
+      if (signal?.aborted) return Promise.reject(new ExecutionCancelledError());
       return new Promise<string[]>((resolve, reject) => {
-        queue.push({ id: nextId++, job, resolve, reject });
+        const pending: Pending = { id: nextId++, job, key: scope?.clientKey ?? NO_KEY, signal, settled: false, resolve, reject };
+        const pushed = queue.push(pending.key, pending);
+        if (!pushed.ok) {
+          reject(refusal(pushed.reason, pushed.share));
+          return;
+        }
+        if (pushed.pushedOut) settle(pushed.pushedOut, { error: refusal('share', Math.max(1, Math.floor(maxQueuedJobs / queue.keys))) });
+        if (signal) {
+          let set = bySignal.get(signal);
+          if (!set) {
+            bySignal.set(signal, (set = new Set()));
+            signal.addEventListener('abort', onAbort, { once: true });
+          }
+          set.add(pending);
+        }
         dispatch();
       });
     },
     stats() {
-      return { workers: slots.length, starting: slots.filter((s) => !s.ready).length, busy: slots.filter((s) => s.current).length, queued: queue.length, replaced };
+      return {
+        workers: slots.length,
+        starting: slots.filter((s) => !s.ready).length,
+        busy: slots.filter((s) => s.current).length,
+        queued: queue.size,
+        queuedKeys: queue.keys,
+        replaced,
+        cancelled,
+      };
     },
     async close() {
       closed = true;
       const stopped = new InternalError(undefined, { details: 'trace pool is closed' });
-      for (const waiting of queue.splice(0)) waiting.reject(stopped);
+      for (const waiting of queue.drain()) settle(waiting, { error: stopped });
       const workers = slots.splice(0);
-      for (const slot of workers) finish(slot)?.reject(stopped);
+      for (const slot of workers) {
+        const pending = finish(slot);
+        if (pending) settle(pending, { error: stopped });
+      }
       await Promise.all(workers.map((s) => s.worker.terminate()));
     },
   };

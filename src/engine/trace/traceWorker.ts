@@ -1,23 +1,45 @@
 // Entry point of a trace worker thread: opens the chain read-only, builds a tracer over it and
-// runs the TraceJobs the pool posts, one reply per job (JSON texts, or the error as plain data).
+// runs the TraceJobs the pool posts, one reply per job (JSON texts, or the error as plain data). A
+// cancel message aborts the running job's signal: its execution guard throws at its next check.
 // The pool (tracePool.ts) owns scheduling, timeouts and replacing a worker that dies.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openChainReader } from '../chain/chainReader.js';
 import { loadKzg } from '../execute/kzgSetup.js';
 import { createTracer } from './createTracer.js';
 import { runTraceJob } from './traceJob.js';
-import { errorToWire, type TraceWorkerData, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
+import type { CallEnv } from '../chain/callExecution.js';
+import { errorToWire, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
 
 const data = workerData as TraceWorkerData;
 const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg() });
 // Jobs use only the record* methods: the rendered-trace cache and its reorg invalidation stay on
 // the main thread.
 const tracer = createTracer({ chain, gasCap: data.gasCap });
+const calls: CallEnv = {
+  chainId: chain.chainId,
+  common: chain.common,
+  gasCap: data.gasCap,
+  withReadVm: (root, fn) => chain.withVm(root, fn),
+  createVm: (options) => chain.createVm(options),
+  zeroBaseFeeBlock: (block) => chain.zeroBaseFeeBlock(block),
+};
 const port = parentPort!;
+/** The running job's id and abort controller (the pool runs one job at a time per worker). */
+const running = new Map<number, AbortController>();
 
-port.on('message', (request: WorkerRequest) => {
-  const reply = (message: WorkerReply): void => port.postMessage(message);
-  runTraceJob(tracer, request.job).then(
+port.on('message', (message: WorkerRequest | WorkerCancel) => {
+  if ('cancel' in message) {
+    running.get(message.cancel)?.abort();
+    return;
+  }
+  const request = message;
+  const controller = new AbortController();
+  running.set(request.id, controller);
+  const reply = (answer: WorkerReply): void => {
+    running.delete(request.id);
+    port.postMessage(answer);
+  };
+  runTraceJob(tracer, request.job, { signal: controller.signal, calls }).then(
     (texts) => reply({ id: request.id, ok: true, texts }),
     (error: unknown) => reply({ id: request.id, ok: false, error: errorToWire(error) }),
   );

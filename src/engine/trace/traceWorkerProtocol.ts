@@ -1,6 +1,7 @@
 // The messages between the trace pool and its workers, and how errors cross: as plain data that
 // the pool turns back into the same error classes, so a caller cannot tell where a trace ran.
 import {
+  ExecutionRevertedError,
   InvalidParamsError,
   LimitExceededError,
   ResourceNotFoundError,
@@ -8,7 +9,7 @@ import {
   ServerError,
   ServiceError,
 } from '../../rpc/errors.js';
-import { ExecutionTimeoutError } from '../execute/executionGuard.js';
+import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
 import type { TraceJob } from './traceJob.js';
 
 /** What a worker is started with. */
@@ -22,6 +23,11 @@ export interface TraceWorkerData {
 export interface WorkerRequest {
   id: number;
   job: TraceJob;
+}
+
+/** Stops job `cancel` (its client went away): the worker aborts the job's guard signal. */
+export interface WorkerCancel {
+  cancel: number;
 }
 
 /** An error as plain data. */
@@ -51,6 +57,8 @@ export function errorToWire(error: unknown): WireError {
   return wire;
 }
 
+const REVERTED_PREFIX = 'execution reverted: ';
+
 const RPC_CLASSES: Record<string, new (message: string, options: { details?: string; data?: unknown; code?: number }) => RpcError> = {
   InvalidParamsError,
   ResourceNotFoundError,
@@ -63,6 +71,12 @@ export function errorFromWire(wire: WireError): Error {
   if (wire.name === 'ExecutionTimeoutError') {
     const error = new ExecutionTimeoutError(0);
     return Object.assign(error, { message: wire.message, details: wire.details });
+  }
+  if (wire.name === 'ExecutionCancelledError') return new ExecutionCancelledError();
+  if (wire.name === 'ExecutionRevertedError') {
+    // "execution reverted[: reason]" with the revert bytes as data (eth_call / eth_estimateGas).
+    const reason = wire.message.startsWith(REVERTED_PREFIX) ? wire.message.slice(REVERTED_PREFIX.length) : undefined;
+    return new ExecutionRevertedError(typeof wire.data === 'string' ? wire.data : '0x', reason);
   }
   const options = { details: wire.details, data: wire.data };
   const Known = RPC_CLASSES[wire.name];

@@ -5,6 +5,6 @@ import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function debug_traceBlockByHash({ tracer }: TraceMethodDeps): MethodHandler<(typeof debugSchema)['debug_traceBlockByHash']> {
-  return async ([hash, options]) =>
-    traceBlockWithGethTracer(tracer, await tracer.requireBlock({ kind: 'hash', hash, requireCanonical: false }), options);
+  return async ([hash, options], ctx) =>
+    traceBlockWithGethTracer(tracer, await tracer.requireBlock({ kind: 'hash', hash, requireCanonical: false }), options, ctx);
 }

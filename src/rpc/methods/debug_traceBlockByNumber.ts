@@ -5,5 +5,5 @@ import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function debug_traceBlockByNumber({ tracer }: TraceMethodDeps): MethodHandler<(typeof debugSchema)['debug_traceBlockByNumber']> {
-  return async ([blockId, options]) => traceBlockWithGethTracer(tracer, await tracer.requireBlock(blockId), options);
+  return async ([blockId, options], ctx) => traceBlockWithGethTracer(tracer, await tracer.requireBlock(blockId), options, ctx);
 }

@@ -9,7 +9,7 @@ import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function debug_traceCall({ tracer }: TraceMethodDeps): MethodHandler<(typeof debugSchema)['debug_traceCall']> {
-  return async ([call, blockId, options]) => {
+  return async ([call, blockId, options], ctx) => {
     const { request, timeoutMs } = traceOptionsOrDefault(options);
     const block = await tracer.requireBlock(blockId);
     const overrides = options?.blockOverrides;
@@ -26,6 +26,7 @@ export function debug_traceCall({ tracer }: TraceMethodDeps): MethodHandler<(typ
       },
       [{ call: transactionRequestFromRpc(call), render: { format: 'geth', request: toEngineRequest(request) } }],
       timeoutMs,
+      ctx,
     );
     return result!;
   };

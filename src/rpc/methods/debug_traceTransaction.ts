@@ -6,10 +6,10 @@ import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function debug_traceTransaction({ tracer }: TraceMethodDeps): MethodHandler<(typeof debugSchema)['debug_traceTransaction']> {
-  return async ([hash, options]) => {
+  return async ([hash, options], ctx) => {
     const { request, timeoutMs } = traceOptionsOrDefault(options);
     return tracer.cachedTransaction(hash, `debug_traceTransaction:${requestKey(request)}`, (mined) =>
-      tracer.traceTransaction(mined, { format: 'geth', request: toEngineRequest(request) }, timeoutMs),
+      tracer.traceTransaction(mined, { format: 'geth', request: toEngineRequest(request) }, timeoutMs, ctx),
     );
   };
 }

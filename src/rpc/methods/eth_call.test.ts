@@ -1,5 +1,6 @@
 // eth_call / eth_estimateGas: reverts as code 3 with data and reason, halts as -32000, state
-// overrides (balance, nonce, code, state, stateDiff), historical blocks and the gas cap.
+// overrides (balance, nonce, code, state, stateDiff), historical blocks and the gas cap; the same
+// answers in-process and on the trace worker pool (where the service runs them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainRpcFixture, COUNTER, COUNTER_ABI, openChainRpcFixture, rpc, rpcResult } from './testing/chainRpc.js';
 
@@ -7,11 +8,14 @@ const word = (n: number | bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 // fail("boom"): selector + offset + length + "boom"
 const FAIL_BOOM = `${COUNTER_ABI.fail}${'20'.padStart(64, '0')}${'4'.padStart(64, '0')}${'626f6f6d'.padEnd(64, '0')}`;
 
-describe('eth_call and eth_estimateGas', () => {
+describe.each([
+  { where: 'in-process', workers: 0 },
+  { where: 'on the trace worker pool', workers: 1 },
+])('eth_call and eth_estimateGas $where', ({ workers }) => {
   let f: ChainRpcFixture;
   beforeAll(async () => {
-    f = await openChainRpcFixture({ gasCap: 1_000_000n });
-  });
+    f = await openChainRpcFixture({ gasCap: 1_000_000n }, workers);
+  }, 30_000);
   afterAll(() => f.dispose());
 
   it('default: reads contract state at latest and at historical blocks', async () => {

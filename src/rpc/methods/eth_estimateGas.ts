@@ -6,9 +6,9 @@ import type { MethodHandler } from './methodTable.js';
 import { requireBlock } from './requireBlock.js';
 import { stateOverridesFromRpc, transactionRequestFromRpc } from './rpcRequest.js';
 
-export function eth_estimateGas({ chain }: ChainMethodDeps): MethodHandler<(typeof ethSchema)['eth_estimateGas']> {
-  return async ([request, block, overrides]) => {
-    const gas = await chain.estimateGas(transactionRequestFromRpc(request), await requireBlock(chain, block), stateOverridesFromRpc(overrides));
+export function eth_estimateGas({ chain, calls = chain }: ChainMethodDeps): MethodHandler<(typeof ethSchema)['eth_estimateGas']> {
+  return async ([request, block, overrides], ctx) => {
+    const gas = await calls.estimateGas(transactionRequestFromRpc(request), await requireBlock(chain, block), stateOverridesFromRpc(overrides), ctx);
     return quantityToHex(gas);
   };
 }

@@ -10,6 +10,11 @@ export interface RpcContext {
   requestId: string;
   /** Aborted when the client disconnects or the request's deadline passes. */
   signal: AbortSignal;
+  /**
+   * Who asked: the API key's id (the gateway fills it). The trace pool queues jobs per client key
+   * and serves keys in turn; calls without one share a single queue.
+   */
+  clientKey?: string;
 }
 
 export type MethodHandler<M extends MethodSpec> = (params: ParamsOf<M>, ctx: RpcContext) => unknown;

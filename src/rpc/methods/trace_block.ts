@@ -6,5 +6,5 @@ import { blockTraceEntries } from './parityTraces.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_block({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_block']> {
-  return async ([blockId]) => blockTraceEntries(tracer, await tracer.requireBlock(blockId));
+  return async ([blockId], ctx) => blockTraceEntries(tracer, await tracer.requireBlock(blockId), ctx);
 }

@@ -5,11 +5,13 @@ import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_call({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_call']> {
-  return async ([call, types, blockId, stateOverrides]) => {
+  return async ([call, types, blockId, stateOverrides], ctx) => {
     const block = await tracer.requireBlock(blockId);
     const [result] = await tracer.traceCalls(
       { block, stateOverrides: stateOverrides && stateOverrides.size > 0 ? stateOverrides : undefined },
       [{ call: transactionRequestFromRpc(call), render: { format: 'parityResults', types } }],
+      undefined,
+      ctx,
     );
     return result!;
   };

@@ -35,7 +35,7 @@ export function trace_filter({ tracer }: TraceMethodDeps): MethodHandler<(typeof
     const block = await tracer.requireBlock(typeof tag === 'bigint' ? { kind: 'number', number: tag } : { kind: 'tag', tag });
     return block.header.number;
   };
-  return async ([filter]) => {
+  return async ([filter], ctx) => {
     const head = tracer.chain.headNumber();
     const from = await numberOf(filter.fromBlock, 0n);
     const to = await numberOf(filter.toBlock, head);
@@ -50,7 +50,7 @@ export function trace_filter({ tracer }: TraceMethodDeps): MethodHandler<(typeof
     for (let n = from; n <= to && out.length < count; n++) {
       const block = await tracer.chain.getBlockByNumber(n);
       if (!block || block.transactions.length === 0) continue;
-      for (const entry of rawJsonToValue<ParityTraceEntry[]>(await blockTraceEntries(tracer, block))) {
+      for (const entry of rawJsonToValue<ParityTraceEntry[]>(await blockTraceEntries(tracer, block, ctx))) {
         if (!matches(entry as Entry, filter)) continue;
         if (skipped < after) {
           skipped++;

@@ -8,8 +8,8 @@ import { transactionTraceEntries } from './parityTraces.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_get({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_get']> {
-  return async ([hash, indices]) => {
-    const entries = rawJsonToValue<ParityTraceEntry[]>(await transactionTraceEntries(tracer, hash));
+  return async ([hash, indices], ctx) => {
+    const entries = rawJsonToValue<ParityTraceEntry[]>(await transactionTraceEntries(tracer, hash, ctx));
     const address = indices.map(Number);
     const entry = entries.find((e) => {
       const ta = e.traceAddress as number[];

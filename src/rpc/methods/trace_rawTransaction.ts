@@ -7,7 +7,7 @@ import type { MethodHandler } from './methodTable.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_rawTransaction({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_rawTransaction']> {
-  return async ([raw, types]) => {
+  return async ([raw, types], ctx) => {
     let tx;
     try {
       tx = createTxFromRLP(raw, { common: tracer.chain.common });
@@ -18,6 +18,6 @@ export function trace_rawTransaction({ tracer }: TraceMethodDeps): MethodHandler
     }
     if (!tx.isSigned()) throw new InvalidParamsError('trace_rawTransaction: invalid argument 0 (data): transaction is not signed');
     const block = await tracer.requireBlock(undefined);
-    return tracer.traceRawTransaction(block, tx, { format: 'parityResults', types });
+    return tracer.traceRawTransaction(block, tx, { format: 'parityResults', types }, undefined, ctx);
   };
 }

@@ -6,5 +6,5 @@ import { blockReplayResults } from './parityTraces.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_replayBlockTransactions({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_replayBlockTransactions']> {
-  return async ([blockId, types]) => blockReplayResults(tracer, await tracer.requireBlock(blockId), types);
+  return async ([blockId, types], ctx) => blockReplayResults(tracer, await tracer.requireBlock(blockId), types, ctx);
 }

@@ -5,5 +5,5 @@ import { transactionReplayResult } from './parityTraces.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_replayTransaction({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_replayTransaction']> {
-  return async ([hash, types]) => transactionReplayResult(tracer, hash, types);
+  return async ([hash, types], ctx) => transactionReplayResult(tracer, hash, types, ctx);
 }

@@ -6,5 +6,5 @@ import { transactionTraceEntries } from './parityTraces.js';
 import type { TraceMethodDeps } from './traceMethodDeps.js';
 
 export function trace_transaction({ tracer }: TraceMethodDeps): MethodHandler<(typeof traceSchema)['trace_transaction']> {
-  return async ([hash]) => transactionTraceEntries(tracer, hash);
+  return async ([hash], ctx) => transactionTraceEntries(tracer, hash, ctx);
 }

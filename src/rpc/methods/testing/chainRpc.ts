@@ -4,16 +4,19 @@ import { readFileSync } from 'node:fs';
 import type { DevChainOptions } from '../../../engine/chain/chainConfig.js';
 import type { DevChain } from '../../../engine/chain/devChain.js';
 import { type TempChain, openTempChain } from '../../../engine/chain/testing/tempChain.js';
+import { type CallRunner, createPooledCalls } from '../../../engine/trace/pooledCalls.js';
+import { createTracePool } from '../../../engine/trace/tracePool.js';
 import { RpcError, toRpcError } from '../../errors.js';
 import { createDevNamespace } from '../devNamespace.js';
 import { createEthNamespace } from '../ethNamespace.js';
 import { type MethodTable, callMethod, createMethodTable } from '../methodTable.js';
 import { createWeb3Namespace } from '../web3Namespace.js';
 
-export function createChainMethodTable(chain: DevChain): MethodTable {
+/** The chain's table; eth_call / eth_estimateGas run on `calls` when given (a worker pool), else in-process. */
+export function createChainMethodTable(chain: DevChain, calls?: CallRunner): MethodTable {
   return createMethodTable(
     createWeb3Namespace({ clientVersion: 'tracehook/test', chainId: chain.chainId }),
-    createEthNamespace({ chain }),
+    createEthNamespace({ chain, calls }),
     createDevNamespace({ chain }),
   );
 }
@@ -65,15 +68,26 @@ export interface ChainRpcFixture {
   dispose(): Promise<void>;
 }
 
-/** A chain with Counter deployed and incremented twice, plus its method table. */
-export async function openChainRpcFixture(options: Partial<DevChainOptions> = {}): Promise<ChainRpcFixture> {
+/**
+ * A chain with Counter deployed and incremented twice, plus its method table. With `callWorkers`,
+ * eth_call / eth_estimateGas run on a trace worker pool of that size (as the service runs them).
+ */
+export async function openChainRpcFixture(options: Partial<DevChainOptions> = {}, callWorkers = 0): Promise<ChainRpcFixture> {
   const temp = await openTempChain(options);
-  const table = createChainMethodTable(temp.chain);
+  const { chain } = temp;
+  const worker = { dataDir: temp.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: chain.config.gasCap };
+  const pool = callWorkers > 0 ? createTracePool({ size: callWorkers, worker }) : undefined;
+  const calls = pool && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob: (job, scope) => pool.run(job, scope), timeoutMs: chain.config.callTimeoutMs });
+  const table = createChainMethodTable(chain, calls);
   const accounts = temp.chain.accounts.map((a) => a.address.toString());
   const deploy = await rpcResult<string>(table, 'eth_sendTransaction', [{ from: accounts[0], data: COUNTER.bytecode }]);
   const receipt = await rpcResult<{ contractAddress: string }>(table, 'eth_getTransactionReceipt', [deploy]);
   for (const from of [accounts[1], accounts[2]]) {
     await rpcResult(table, 'eth_sendTransaction', [{ from, to: receipt.contractAddress, data: COUNTER_ABI.increment }]);
   }
-  return { temp, table, accounts, counter: receipt.contractAddress, dispose: () => temp.dispose() };
+  const dispose = async () => {
+    await pool?.close();
+    await temp.dispose();
+  };
+  return { temp, table, accounts, counter: receipt.contractAddress, dispose };
 }

@@ -1,0 +1,109 @@
+// The trace pool's waiting room: one FIFO per client key, served round-robin between keys, with
+// each key limited to its share of the total, so one key's flood cannot keep another key out.
+// Pure data structure: the pool (tracePool.ts) decides what a refusal or a push-out answers.
+
+export interface FairJobQueueOptions {
+  /** Most items waiting in all queues together. */
+  limit: number;
+  /** A key may always hold this many, whatever its share (default 8). */
+  minShare?: number;
+}
+
+/** The outcome of {@link FairJobQueue.push}. */
+export type PushResult<T> =
+  | { ok: true; /** Another key's newest item, taken out to make room (it held more than its share). */ pushedOut?: T }
+  | { ok: false; /** `share`: the key holds its share; `full`: the total is full and no key holds more than this one. */ reason: 'share' | 'full'; /** What the key may hold now. */ share: number };
+
+export interface FairJobQueue<T> {
+  /** Items waiting. */
+  readonly size: number;
+  /** Keys with items waiting. */
+  readonly keys: number;
+  /**
+   * Queues `item` for `key`. A key holds at most max(minShare, floor(limit / active keys))
+   * items (never more than the limit), counting itself among the active keys; when the total is full and `key` is under
+   * its share, the newest item of the key holding the most is pushed out to make room.
+   */
+  push(key: string, item: T): PushResult<T>;
+  /** The next item: the oldest of the key whose turn it is (keys take turns). */
+  shift(): T | undefined;
+  /** Takes `item` out of `key`'s queue (e.g. its client went away); false if it was not waiting. */
+  remove(key: string, item: T): boolean;
+  /** Empties every queue; returns what waited. */
+  drain(): T[];
+}
+
+export function createFairJobQueue<T>(options: FairJobQueueOptions): FairJobQueue<T> {
+  const minShare = options.minShare ?? 8;
+  // Insertion order is the round-robin order: a key served moves to the end.
+  const queues = new Map<string, T[]>();
+  let size = 0;
+
+  const shareOf = (key: string): number =>
+    Math.min(options.limit, Math.max(minShare, Math.floor(options.limit / (queues.size + (queues.has(key) ? 0 : 1)))));
+
+  /** The key holding the most items (the first such in turn order). */
+  function largest(): [string, T[]] | undefined {
+    let found: [string, T[]] | undefined;
+    for (const entry of queues) if (!found || entry[1].length > found[1].length) found = entry;
+    return found;
+  }
+
+  function take(key: string, queue: T[], fromEnd: boolean): T {
+    const item = fromEnd ? queue.pop()! : queue.shift()!;
+    size--;
+    if (queue.length === 0) queues.delete(key);
+    return item;
+  }
+
+  return {
+    get size() {
+      return size;
+    },
+    get keys() {
+      return queues.size;
+    },
+    push(key, item) {
+      const share = shareOf(key);
+      const own = queues.get(key);
+      const held = own?.length ?? 0;
+      // A key alone in a full queue is simply told the queue is full.
+      if (held >= share) return { ok: false, reason: size >= options.limit && queues.size === 1 ? 'full' : 'share', share };
+      let pushedOut: T | undefined;
+      if (size >= options.limit) {
+        const [hog, hogQueue] = largest()!;
+        // Only a key above this one's holding (so above its own share) gives up a place.
+        if (hog === key || hogQueue.length <= held + 1) return { ok: false, reason: 'full', share };
+        pushedOut = take(hog, hogQueue, true);
+      }
+      if (own) own.push(item);
+      else queues.set(key, [item]);
+      size++;
+      return pushedOut === undefined ? { ok: true } : { ok: true, pushedOut };
+    },
+    shift() {
+      const first = queues.entries().next();
+      if (first.done) return undefined;
+      const [key, queue] = first.value;
+      const item = take(key, queue, false);
+      // Its turn is over: the key goes to the back of the line.
+      if (queues.delete(key)) queues.set(key, queue);
+      return item;
+    },
+    remove(key, item) {
+      const queue = queues.get(key);
+      const index = queue ? queue.indexOf(item) : -1;
+      if (index < 0) return false;
+      queue!.splice(index, 1);
+      size--;
+      if (queue!.length === 0) queues.delete(key);
+      return true;
+    },
+    drain() {
+      const all = [...queues.values()].flat();
+      queues.clear();
+      size = 0;
+      return all;
+    },
+  };
+}
