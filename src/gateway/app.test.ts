@@ -104,13 +104,13 @@ describe('compute-unit quota', () => {
     const clock = createManualClock();
     t = await startTestGateway({ clock, tiers: { cuPerSecond: { free: 25 } } });
     const url = `${t.url}/v2/${t.keys.free}`;
-    const three = JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber' })));
-    // 30 CU > 25 CU burst: admitted on a full bucket, leaving debt.
-    expect((await post(url, three)).status).toBe(200);
-    const refused = await post(url, three);
+    const two = JSON.stringify([1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber' })));
+    expect((await post(url, two)).status).toBe(200);
+    // 5 CU left of 25; 20 needed: 0.6 s at 25 CU/s.
+    const refused = await post(url, two);
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ id: null, error: { code: 429 } });
-    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(refused.headers.get('retry-after')).toBe('1');
   });
 
   it('behavior: after a real wait of Retry-After seconds the request is accepted', async () => {

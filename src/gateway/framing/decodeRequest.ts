@@ -1,7 +1,9 @@
 // Decodes a JSON-RPC 2.0 HTTP body into calls: one request or a batch, each element checked on
-// its own. Throws only for problems of the whole body (parse error, empty or oversized batch).
+// its own. Throws only for problems of the whole body (too deep, parse error, empty or oversized
+// batch); depth and batch size are checked by a byte scan before JSON.parse runs.
 // https://www.jsonrpc.org/specification
 import { InvalidRequestError, ParseError, PayloadTooLargeError, type RpcError } from '../../rpc/errors.js';
+import { scanJsonShape } from './scanJsonShape.js';
 
 export type JsonRpcId = number | string | null;
 
@@ -56,12 +58,26 @@ export function decodeItem(value: unknown): DecodedItem {
   return { ok: true, call: { id, notification: !hasId, method: obj.method, params } };
 }
 
+/** No JSON-RPC request needs more nesting than this; deeper bodies are refused before parsing. */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
 export interface DecodeOptions {
   maxBatchSize: number;
+  /** Deepest nesting of arrays and objects accepted (default DEFAULT_MAX_JSON_DEPTH). */
+  maxDepth?: number;
+}
+
+function batchTooLarge(size: number, limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`Batch of ${size} requests exceeds the limit of ${limit}`);
 }
 
 /** Parses and checks a body; throws ParseError, InvalidRequestError or PayloadTooLargeError. */
 export function decodeBody(body: Buffer | string, options: DecodeOptions): DecodedBody {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const shape = scanJsonShape(bytes, maxDepth);
+  if (shape.tooDeep) throw invalid(`JSON nested deeper than ${maxDepth} levels (arrays and objects inside each other)`);
+  if (shape.topLevelElements > options.maxBatchSize) throw batchTooLarge(shape.topLevelElements, options.maxBatchSize);
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let value: unknown;
   try {
@@ -77,9 +93,7 @@ export function decodeBody(body: Buffer | string, options: DecodeOptions): Decod
     return { batch: false, item: decodeItem(value) };
   }
   if (value.length === 0) throw invalid('empty batch');
-  if (value.length > options.maxBatchSize) {
-    throw new PayloadTooLargeError(`Batch of ${value.length} requests exceeds the limit of ${options.maxBatchSize}`);
-  }
+  if (value.length > options.maxBatchSize) throw batchTooLarge(value.length, options.maxBatchSize);
   const items = new Array<DecodedItem>(value.length);
   for (let i = 0; i < value.length; i++) items[i] = decodeItem(value[i]);
   return { batch: true, items };

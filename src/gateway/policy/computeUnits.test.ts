@@ -17,4 +17,16 @@ describe('createCostTable', () => {
     expect([c.cost('eth_blockNumber'), c.cost('x_y')]).toEqual([1, 5]);
     expect(() => createCostTable({ costs: { x: -1 } })).toThrow(/x/);
   });
+
+  it('default: a body is free up to 16 KiB, then 1 CU per started KiB', () => {
+    const c = createCostTable();
+    expect([c.bodyCost(0), c.bodyCost(16 * 1024), c.bodyCost(16 * 1024 + 1), c.bodyCost(17 * 1024), c.bodyCost(5 * 1024 * 1024)]).toEqual([0, 0, 1, 1, 5104]);
+  });
+
+  it('args: body allowance and rate', () => {
+    const c = createCostTable({ bodyFreeBytes: 0, bodyCuPerKiB: 10 });
+    expect([c.bodyCost(0), c.bodyCost(1), c.bodyCost(2048)]).toEqual([0, 1, 20]);
+    expect(createCostTable({ bodyCuPerKiB: 0 }).bodyCost(1e9)).toBe(0);
+    expect(() => createCostTable({ bodyCuPerKiB: -1 })).toThrow(/bodyCuPerKiB/);
+  });
 });

@@ -47,16 +47,29 @@ export const DEFAULT_METHOD_COSTS: Readonly<Record<string, number>> = {
 
 export const DEFAULT_METHOD_COST = 20;
 
+/**
+ * Parsing a body costs main-thread time whatever it holds, so its size is charged too: this many
+ * bytes are free (every ordinary request and most batches), each KiB above costs BODY_CU_PER_KIB.
+ */
+export const DEFAULT_BODY_FREE_BYTES = 16 * 1024;
+export const DEFAULT_BODY_CU_PER_KIB = 1;
+
 export interface CostTableOptions {
   /** Merged over DEFAULT_METHOD_COSTS. */
   costs?: Readonly<Record<string, number>>;
   defaultCost?: number;
+  /** Body bytes that cost nothing (default DEFAULT_BODY_FREE_BYTES). */
+  bodyFreeBytes?: number;
+  /** Compute units per KiB of body above the free bytes (default DEFAULT_BODY_CU_PER_KIB; 0 for none). */
+  bodyCuPerKiB?: number;
 }
 
 export interface CostTable {
   cost(method: string): number;
   /** Whether the method is named in the table (exactly or by pattern). */
   lists(method: string): boolean;
+  /** Compute units of receiving and parsing a body of this many bytes (whole units, rounded up). */
+  bodyCost(bytes: number): number;
 }
 
 export function createCostTable(options: CostTableOptions = {}): CostTable {
@@ -66,8 +79,12 @@ export function createCostTable(options: CostTableOptions = {}): CostTable {
   }
   const rules = createMethodRules(merged);
   const fallback = options.defaultCost ?? DEFAULT_METHOD_COST;
+  const freeBytes = options.bodyFreeBytes ?? DEFAULT_BODY_FREE_BYTES;
+  const perKiB = options.bodyCuPerKiB ?? DEFAULT_BODY_CU_PER_KIB;
+  if (!(freeBytes >= 0) || !(perKiB >= 0)) throw new RangeError('bodyFreeBytes and bodyCuPerKiB must be non-negative numbers');
   return {
     cost: (method) => rules.get(method) ?? fallback,
     lists: (method) => rules.get(method) !== undefined,
+    bodyCost: (bytes) => (bytes <= freeBytes ? 0 : Math.ceil(((bytes - freeBytes) / 1024) * perKiB)),
   };
 }

@@ -1,0 +1,104 @@
+// Compute-unit charging of one request: its body's size before parsing, its calls' costs up front
+// and as a whole (no debt: what can never fit the key's bucket is refused), and settlement as the
+// calls finish (calls refused before any work, -32005, are given back and not recorded in usage).
+import type { ApiKeyRecord } from '../../store/types.js';
+import { CostOverLimitError, LimitExceededError, RateLimitedError, type RpcError } from '../../rpc/errors.js';
+import type { RateDecision, RateLimiter } from '../policy/tokenBucket.js';
+import type { TierLimit, TierPolicy } from '../policy/tiers.js';
+import type { CostTable } from '../policy/computeUnits.js';
+import type { UsageRecorder } from '../usage/usageRecorder.js';
+import type { GatewayMetrics } from '../ops/gatewayMetrics.js';
+import type { AdmittedItem } from './admission.js';
+
+/** Usage row of the compute units charged for body size (README: "Tiers"). */
+export const BODY_USAGE_METHOD = 'request_body';
+
+export interface QuotaDeps {
+  tiers: TierPolicy;
+  costs: CostTable;
+  limiter: RateLimiter;
+  usage: UsageRecorder;
+  metrics: GatewayMetrics;
+}
+
+type Refusal = RpcError | undefined | Promise<RpcError | undefined>;
+
+/** The compute units of one request, from its body to its last call. */
+export interface Bill {
+  /**
+   * Charges the body's size before it is parsed: undefined when admitted, else the 429 error
+   * (without Retry-After when the body alone could never fit the bucket).
+   */
+  chargeBody(bytes: number): Refusal;
+  /**
+   * Takes the calls' units for the whole request at once: undefined when admitted, else the 429
+   * error. Synchronous unless the limiter is (e.g. one shared over the network).
+   */
+  chargeCalls(items: readonly AdmittedItem[], batch: boolean): Refusal;
+  /** Records a finished call, or gives its units back when it was refused before any work. */
+  settle(cost: number, metricMethod: string, code: number): void;
+  /** Once every call settled: metrics and the refund. */
+  close(): void;
+}
+
+export function createBill(deps: QuotaDeps, key: ApiKeyRecord): Bill {
+  const limit = deps.tiers.limit(key.tier);
+  let bodyCu = 0;
+  let billedCu = 0;
+  let refundCu = 0;
+
+  const overLimit = (limit: TierLimit, what: string, costCu: number, detail: string) =>
+    new CostOverLimitError(
+      `${what} costs ${costCu} compute units${detail}, more than the ${key.tier} tier's limit of ${limit.burstCu} compute units at once (${limit.cuPerSecond} per second): send smaller requests`,
+      { costCu, burstCu: limit.burstCu, cuPerSecond: limit.cuPerSecond },
+    );
+
+  const take = (limit: TierLimit, cost: number, extraWaitSec: number, onTaken: () => void): Refusal => {
+    const decide = (decision: RateDecision) => {
+      if (decision.ok) return void onTaken();
+      deps.metrics.rateLimited(key.tier);
+      return new RateLimitedError(decision.retryAfterSec + extraWaitSec);
+    };
+    const decision = deps.limiter.take(key.id, cost, limit);
+    return decision instanceof Promise ? decision.then(decide) : decide(decision);
+  };
+
+  return {
+    chargeBody(bytes) {
+      const cost = deps.costs.bodyCost(bytes);
+      if (cost === 0) return undefined;
+      const charged = () => {
+        bodyCu = cost;
+        billedCu += cost;
+        deps.usage.record(key.id, BODY_USAGE_METHOD, cost);
+      };
+      if (!limit) return void charged();
+      if (cost > limit.burstCu) return overLimit(limit, `A request body of ${bytes} bytes`, cost, '');
+      return take(limit, cost, 0, charged);
+    },
+    chargeCalls(items, batch) {
+      let total = 0;
+      for (const item of items) if (item.kind === 'run') total += item.cost;
+      if (!limit || total === 0) return undefined;
+      if (total + bodyCu > limit.burstCu) {
+        const what = batch ? `A batch of ${items.length} calls` : 'This request';
+        return overLimit(limit, what, total + bodyCu, bodyCu ? ` (${total} for its calls, ${bodyCu} for its body)` : '');
+      }
+      // A retry pays for its body again before its calls: its Retry-After covers both.
+      return take(limit, total, Math.ceil(bodyCu / limit.cuPerSecond), () => undefined);
+    },
+    settle(cost, metricMethod, code) {
+      // -32005 (LimitExceededError: a full trace queue, a range over the cap) is answered before
+      // anything runs, so it is not billed.
+      if (code === LimitExceededError.code) refundCu += cost;
+      else {
+        billedCu += cost;
+        deps.usage.record(key.id, metricMethod, cost);
+      }
+    },
+    close() {
+      if (billedCu > 0) deps.metrics.computeUnits(key.tier, billedCu);
+      if (refundCu > 0 && limit) void deps.limiter.refund(key.id, refundCu, limit);
+    },
+  };
+}
