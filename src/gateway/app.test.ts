@@ -186,6 +186,21 @@ describe('operations', () => {
     expect(text).not.toContain('bogus_method_name');
   });
 
+  it('error: a store failure during key lookup answers 503 with Retry-After, not 200', async () => {
+    t = await startTestGateway();
+    await t.db.close();
+    const r = await post(`${t.url}/v2/${t.keys.free}`, rpcBody('eth_blockNumber', [], 3));
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    expect(r.json).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Service temporarily unavailable: API keys cannot be checked; retry in 5 s', data: { retryAfterSec: 5 } },
+    });
+    await t.gateway.close();
+    t = undefined;
+  });
+
   it('args: /metrics can require the auth token', async () => {
     t = await startTestGateway({ metricsRequireToken: true });
     expect((await fetch(`${t.url}/metrics`)).status).toBe(401);
