@@ -129,6 +129,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logger: logger.child({ part: 'gateway' }),
       limits: { maxBodyBytes: config.maxBodyBytes, maxBatchSize: config.maxBatchSize },
       cors: { origins: config.corsOrigins },
+      apiCors: { origins: config.apiCorsOrigins },
       fastPath: !config.nodeHttpOnly,
       routes: [webhooksApi],
     });

@@ -158,6 +158,39 @@ describe('CORS', () => {
   });
 });
 
+describe('CORS of the management API', () => {
+  const preflight = (url: string, origin: string) =>
+    fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-service-token,content-type' } });
+
+  it('default: a preflight on /api from any site is not approved (no X-Service-Token from other origins)', async () => {
+    t = await startTestGateway();
+    for (const path of ['/api/keys', '/api/create-webhook', '/metrics']) {
+      const pre = await preflight(`${t.url}${path}`, 'https://evil.example');
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+      expect(pre.headers.get('access-control-allow-headers')).toBeNull();
+      expect(pre.headers.get('access-control-allow-methods')).toBeNull();
+    }
+    const answer = await fetch(`${t.url}/api/keys`, { headers: { origin: 'https://evil.example', 'x-service-token': t.authToken } });
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    // The JSON-RPC endpoint keeps its own CORS (any origin by default).
+    expect((await preflight(`${t.url}/v2/${t.keys.free}`, 'https://evil.example')).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('args: apiCors origins are approved on /api, others still not', async () => {
+    t = await startTestGateway({ apiCors: { origins: ['https://admin.example'] }, cors: { origins: ['https://dapp.example'] } });
+    const ok = await preflight(`${t.url}/api/keys`, 'https://admin.example');
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://admin.example');
+    expect(ok.headers.get('access-control-allow-headers')).toBe('x-service-token,content-type');
+    const answer = await fetch(`${t.url}/api/keys`, { headers: { origin: 'https://admin.example', 'x-service-token': t.authToken } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('https://admin.example');
+    expect((await preflight(`${t.url}/api/keys`, 'https://dapp.example')).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(`${t.url}/v2/${t.keys.free}`, 'https://admin.example')).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(`${t.url}/v2/${t.keys.free}`, 'https://dapp.example')).headers.get('access-control-allow-origin')).toBe('https://dapp.example');
+  });
+});
+
 describe('operations', () => {
   it('default: /healthz, /readyz and /metrics', async () => {
     let chainReady = true;
