@@ -265,6 +265,22 @@ describe('operations', () => {
   });
 });
 
+describe('log redaction', () => {
+  it('behavior: a key or token in any path or query never reaches the log; route words do', async () => {
+    t = await startTestGateway();
+    await fetch(`${t.url}/foo/${t.keys.free}`);
+    await post(`${t.url}/${t.keys.payg}/v2/${t.keys.payg}`, rpcBody('eth_chainId'));
+    await fetch(`${t.url}/api/keys?token=${t.authToken}`);
+    await fetch(`${t.url}/api/${t.authToken}/x`, { method: 'POST' });
+    await post(`${t.url}/v2/${t.keys.enterprise}/?token=${t.authToken}`, rpcBody('eth_chainId'));
+    await post(`${t.url}/mainnet/v2/${t.keys.free}`, rpcBody('eth_chainId'));
+    const text = t.logText();
+    for (const secret of [...Object.values(t.keys), t.authToken]) expect(text).not.toContain(secret);
+    const paths = t.logs.filter((l) => l.msg === 'request').map((l) => l.path);
+    expect(paths).toEqual(['/***/***', '/***/v2/***', '/api/keys?***', '/api/***/***', '/v2/***/?***', '/mainnet/v2/***']);
+  });
+});
+
 describe('routing', () => {
   it('behavior: several networks, the first also at /v2', async () => {
     const stateB = { ...createTestState(), chainId: 11155111n, blockNumber: 5n };

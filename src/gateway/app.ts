@@ -10,7 +10,7 @@ import { InternalError } from '../rpc/errors.js';
 import type { HttpRoute } from '../http/route.js';
 import { sendJson } from '../http/sendJson.js';
 import { constantTimeEqual } from '../http/constantTimeEqual.js';
-import { redactPath } from '../log/createLogger.js';
+import { createPathRedactor } from '../log/createLogger.js';
 import { systemClock } from './clock.js';
 import { createCors } from './cors.js';
 import { handleClientError } from './clientErrors.js';
@@ -109,6 +109,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...routers.map((r) => ({ name: `network:${r.name}`, check: () => r.isReady() })),
     ...(options.readinessChecks ?? []),
   ];
+  // Paths in logs keep only route words: network names, mounted prefixes and their declared words.
+  const redactPath = createPathRedactor([...networks.keys(), ...routes.flatMap((r) => [...r.prefix.split('/'), ...(r.pathWords ?? [])])]);
   const accessLevel = options.accessLogLevel ?? 'debug';
   const nextRequestId = createRequestIds();
   let closing = false;
