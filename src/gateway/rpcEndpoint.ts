@@ -14,7 +14,7 @@ import { admit, type AdmissionDeps, type AdmittedItem } from './middleware/admis
 import { authenticate } from './middleware/authenticate.js';
 import type { KeyCache } from './keys/keyCache.js';
 import type { NetworkRouter } from './router/networkRouter.js';
-import { createBill, type Bill, type QuotaDeps } from './middleware/quota.js';
+import { Bill, type QuotaDeps } from './middleware/quota.js';
 import type { HeaderList } from './cors.js';
 import type { RpcExchange } from './rpcExchange.js';
 
@@ -222,7 +222,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       outcome.status = body;
       return outcome;
     }
-    const bill = createBill(deps, key);
+    const bill = new Bill(deps, key);
     const charged = bill.chargeBody(body.length);
     const refused = charged instanceof Promise ? await charged : charged;
     if (refused) {

@@ -23,82 +23,90 @@ export interface QuotaDeps {
 
 type Refusal = RpcError | undefined | Promise<RpcError | undefined>;
 
-/** The compute units of one request, from its body to its last call. */
-export interface Bill {
+/**
+ * The compute units of one request, from its body to its last call. A class rather than closures:
+ * one is made per request on the hot path.
+ */
+export class Bill {
+  readonly #limit: TierLimit | null;
+  #bodyCu = 0;
+  #billedCu = 0;
+  #refundCu = 0;
+
+  constructor(
+    private readonly deps: QuotaDeps,
+    private readonly key: ApiKeyRecord,
+  ) {
+    this.#limit = deps.tiers.limit(key.tier);
+  }
+
   /**
    * Charges the body's size before it is parsed: undefined when admitted, else the 429 error
    * (without Retry-After when the body alone could never fit the bucket).
    */
-  chargeBody(bytes: number): Refusal;
+  chargeBody(bytes: number): Refusal {
+    const cost = this.deps.costs.bodyCost(bytes);
+    if (cost === 0) return undefined;
+    const charged = () => {
+      this.#bodyCu = cost;
+      this.#billedCu += cost;
+      this.deps.usage.record(this.key.id, BODY_USAGE_METHOD, cost);
+    };
+    const limit = this.#limit;
+    if (!limit) return void charged();
+    if (cost > limit.burstCu) return this.#overLimit(limit, `A request body of ${bytes} bytes`, cost, '');
+    return this.#take(limit, cost, 0, charged);
+  }
+
   /**
    * Takes the calls' units for the whole request at once: undefined when admitted, else the 429
    * error. Synchronous unless the limiter is (e.g. one shared over the network).
    */
-  chargeCalls(items: readonly AdmittedItem[], batch: boolean): Refusal;
+  chargeCalls(items: readonly AdmittedItem[], batch: boolean): Refusal {
+    let total = 0;
+    for (const item of items) if (item.kind === 'run') total += item.cost;
+    const limit = this.#limit;
+    if (!limit || total === 0) return undefined;
+    const bodyCu = this.#bodyCu;
+    if (total + bodyCu > limit.burstCu) {
+      const what = batch ? `A batch of ${items.length} calls` : 'This request';
+      return this.#overLimit(limit, what, total + bodyCu, bodyCu ? ` (${total} for its calls, ${bodyCu} for its body)` : '');
+    }
+    // A retry pays for its body again before its calls: its Retry-After covers both.
+    return this.#take(limit, total, Math.ceil(bodyCu / limit.cuPerSecond), undefined);
+  }
+
   /** Records a finished call, or gives its units back when it was refused before any work. */
-  settle(cost: number, metricMethod: string, code: number): void;
+  settle(cost: number, metricMethod: string, code: number): void {
+    // -32005 (LimitExceededError: a full trace queue, a range over the cap) is answered before
+    // anything runs, so it is not billed.
+    if (code === LimitExceededError.code) this.#refundCu += cost;
+    else {
+      this.#billedCu += cost;
+      this.deps.usage.record(this.key.id, metricMethod, cost);
+    }
+  }
+
   /** Once every call settled: metrics and the refund. */
-  close(): void;
-}
+  close(): void {
+    if (this.#billedCu > 0) this.deps.metrics.computeUnits(this.key.tier, this.#billedCu);
+    if (this.#refundCu > 0 && this.#limit) void this.deps.limiter.refund(this.key.id, this.#refundCu, this.#limit);
+  }
 
-export function createBill(deps: QuotaDeps, key: ApiKeyRecord): Bill {
-  const limit = deps.tiers.limit(key.tier);
-  let bodyCu = 0;
-  let billedCu = 0;
-  let refundCu = 0;
-
-  const overLimit = (limit: TierLimit, what: string, costCu: number, detail: string) =>
-    new CostOverLimitError(
-      `${what} costs ${costCu} compute units${detail}, more than the ${key.tier} tier's limit of ${limit.burstCu} compute units at once (${limit.cuPerSecond} per second): send smaller requests`,
+  #overLimit(limit: TierLimit, what: string, costCu: number, detail: string): CostOverLimitError {
+    return new CostOverLimitError(
+      `${what} costs ${costCu} compute units${detail}, more than the ${this.key.tier} tier's limit of ${limit.burstCu} compute units at once (${limit.cuPerSecond} per second): send smaller requests`,
       { costCu, burstCu: limit.burstCu, cuPerSecond: limit.cuPerSecond },
     );
+  }
 
-  const take = (limit: TierLimit, cost: number, extraWaitSec: number, onTaken: () => void): Refusal => {
-    const decide = (decision: RateDecision) => {
-      if (decision.ok) return void onTaken();
-      deps.metrics.rateLimited(key.tier);
+  #take(limit: TierLimit, cost: number, extraWaitSec: number, onTaken: (() => void) | undefined): Refusal {
+    const decide = (decision: RateDecision): RpcError | undefined => {
+      if (decision.ok) return void onTaken?.();
+      this.deps.metrics.rateLimited(this.key.tier);
       return new RateLimitedError(decision.retryAfterSec + extraWaitSec);
     };
-    const decision = deps.limiter.take(key.id, cost, limit);
+    const decision = this.deps.limiter.take(this.key.id, cost, limit);
     return decision instanceof Promise ? decision.then(decide) : decide(decision);
-  };
-
-  return {
-    chargeBody(bytes) {
-      const cost = deps.costs.bodyCost(bytes);
-      if (cost === 0) return undefined;
-      const charged = () => {
-        bodyCu = cost;
-        billedCu += cost;
-        deps.usage.record(key.id, BODY_USAGE_METHOD, cost);
-      };
-      if (!limit) return void charged();
-      if (cost > limit.burstCu) return overLimit(limit, `A request body of ${bytes} bytes`, cost, '');
-      return take(limit, cost, 0, charged);
-    },
-    chargeCalls(items, batch) {
-      let total = 0;
-      for (const item of items) if (item.kind === 'run') total += item.cost;
-      if (!limit || total === 0) return undefined;
-      if (total + bodyCu > limit.burstCu) {
-        const what = batch ? `A batch of ${items.length} calls` : 'This request';
-        return overLimit(limit, what, total + bodyCu, bodyCu ? ` (${total} for its calls, ${bodyCu} for its body)` : '');
-      }
-      // A retry pays for its body again before its calls: its Retry-After covers both.
-      return take(limit, total, Math.ceil(bodyCu / limit.cuPerSecond), () => undefined);
-    },
-    settle(cost, metricMethod, code) {
-      // -32005 (LimitExceededError: a full trace queue, a range over the cap) is answered before
-      // anything runs, so it is not billed.
-      if (code === LimitExceededError.code) refundCu += cost;
-      else {
-        billedCu += cost;
-        deps.usage.record(key.id, metricMethod, cost);
-      }
-    },
-    close() {
-      if (billedCu > 0) deps.metrics.computeUnits(key.tier, billedCu);
-      if (refundCu > 0 && limit) void deps.limiter.refund(key.id, refundCu, limit);
-    },
-  };
+  }
 }
