@@ -29,7 +29,8 @@ describe('admission without debt', () => {
     // 1000 calls of 20 CU (the default cost) against the free tier's 330 CU/s: the issue's
     // 26,000 CU batch of eth_calls in small. Each call would sleep 10 s.
     const body = batchOf(1000, 'test_sleep', [10_000]);
-    const bodyCu = Math.ceil((Buffer.byteLength(body) - 16 * 1024) / 1024);
+    // Its size (1 CU per KiB above 16 KiB) and its 6000 JSON values (1 CU per 50 above 1000).
+    const bodyCu = Math.ceil((Buffer.byteLength(body) - 16 * 1024) / 1024) + 100;
     const started = performance.now();
     const r = await post(url, body);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -49,7 +50,7 @@ describe('admission without debt', () => {
     expect((await post(url, rpcBody('eth_blockNumber'))).status).toBe(200);
     const usage = await usageOf(t, t.keyIds.free);
     expect(usage.test_sleep).toBeUndefined();
-    expect(usage.request_body).toEqual({ requests: 1, computeUnits: bodyCu });
+    expect(usage.request_body).toEqual({ requests: 2, computeUnits: bodyCu });
   });
 
   it('error: a single call costing more than the burst is refused naming its cost and the limit', async () => {
@@ -132,6 +133,35 @@ describe('body size', () => {
     const usage = await usageOf(t, t.keyIds.free);
     expect(usage.request_body).toEqual({ requests: 1, computeUnits: cost });
     expect(usage.eth_blockNumber).toEqual({ requests: 1, computeUnits: 10 });
+  });
+
+  it('error: the JSON values of a body are charged before parsing, and refused when they never fit', async () => {
+    t = await startTestGateway();
+    const n = 20_000;
+    const body = `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":[${Array(n).fill('0').join(',')}]}`;
+    const sizeCu = Math.ceil((Buffer.byteLength(body) - 16 * 1024) / 1024);
+    const valuesCu = Math.ceil((n + 4 - 1000) / 50);
+    const free = await post(`${t.url}/v2/${t.keys.free}`, body);
+    expect(free.status).toBe(429);
+    expect(free.json).toMatchObject({
+      error: {
+        code: 429,
+        message: `A request body of ${n + 4} JSON values costs ${sizeCu + valuesCu} compute units (${valuesCu} for them, ${sizeCu} for its size), more than the free tier's limit of 330 compute units at once (330 per second): send smaller requests`,
+      },
+    });
+    const payg = await post(`${t.url}/v2/${t.keys.payg}`, body);
+    expect(payg.json).toMatchObject({ id: 1, error: { code: -32602 } });
+    expect((await usageOf(t, t.keyIds.payg)).request_body).toEqual({ requests: 2, computeUnits: sizeCu + valuesCu });
+  });
+
+  it('error: a 5 MiB body of a million tiny values is refused before parsing (413), even for a paid key', async () => {
+    t = await startTestGateway();
+    const wide = `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":[${Array(1_700_000).fill('[]').join(',')}]}`;
+    const started = performance.now();
+    const r = await post(`${t.url}/v2/${t.keys.payg}`, wide);
+    expect(performance.now() - started).toBeLessThan(300);
+    expect(r.status).toBe(413);
+    expect(r.json).toMatchObject({ error: { code: -32600, message: 'Request body holds more than 100000 JSON values (arrays, objects and separators), the limit' } });
   });
 
   it('error: a 5 MiB nested-array body is refused: 429 for a free key, 400 naming the depth for a paid one', async () => {

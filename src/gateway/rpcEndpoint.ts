@@ -8,7 +8,7 @@ import type { ApiKeyRecord } from '../store/types.js';
 import { InvalidRequestError, PayloadTooLargeError, RateLimitedError, RpcError, ServiceUnavailableError, toRpcError } from '../rpc/errors.js';
 import type { RpcContext } from '../rpc/methods/methodTable.js';
 import { BodyTooLargeError } from '../http/readBody.js';
-import { decodeBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
+import { inspectBody, parseBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
 import { encodeBatch, encodeError, encodeResult } from './framing/encodeResponse.js';
 import { admit, type AdmissionDeps, type AdmittedItem } from './middleware/admission.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -129,12 +129,28 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     }
   };
 
-  const decode = (ex: RpcExchange, request: RpcRequest, body: Buffer): DecodedBody | number => {
+  /**
+   * Scans (depth, values, batch size), charges the values, then parses; answers and returns a
+   * status when that fails. Synchronous unless the limiter is.
+   */
+  const decode = (ex: RpcExchange, request: RpcRequest, body: Buffer, bill: Bill): DecodedBody | number | Promise<DecodedBody | number> => {
+    const options = { maxBatchSize: deps.maxBatchSize };
+    const parse = (refused: RpcError | undefined): DecodedBody | number => {
+      if (refused) return refuse(ex, request, refused, null);
+      try {
+        return parseBody(body, options);
+      } catch (error) {
+        return fail(ex, request, toRpcError(error, request.requestId));
+      }
+    };
+    let values: number;
     try {
-      return decodeBody(body, { maxBatchSize: deps.maxBatchSize });
+      values = inspectBody(body, options).values;
     } catch (error) {
       return fail(ex, request, toRpcError(error, request.requestId));
     }
+    const charged = bill.chargeValues(values);
+    return charged instanceof Promise ? charged.then(parse) : parse(charged);
   };
 
   const refuse = (ex: RpcExchange, request: RpcRequest, error: RpcError, id: JsonRpcId): number =>
@@ -229,7 +245,8 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       outcome.status = refuse(ex, request, refused, null);
       return outcome;
     }
-    const decoded = decode(ex, request, body);
+    const decoding = decode(ex, request, body, bill);
+    const decoded = decoding instanceof Promise ? await decoding : decoding;
     if (typeof decoded === 'number') outcome.status = decoded;
     else if (decoded.batch) outcome.status = await answerBatch(ex, request, bill, key, decoded.items, outcome);
     else outcome.status = await answerSingle(ex, request, bill, key, decoded.item, outcome);

@@ -62,10 +62,20 @@ describe('decodeBody', () => {
     expect(() => decodeBody('{"jsonrpc":"2.0","id":1,"method":"m","params":[[[]]]}', { ...opts, maxDepth: 3 })).toThrow(/deeper than 3 levels/);
   });
 
-  it('behavior: an oversized batch is refused from a scan, before JSON.parse', () => {
-    const wide = Buffer.from(`[${Array.from({ length: 1_000_000 }, () => '[]').join(',')}]`);
+  it('error: a body of more than 100,000 values is refused from a scan, before JSON.parse', () => {
+    const wide = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"m","params":[${Array.from({ length: 1_700_000 }, () => '[]').join(',')}]}`);
     const started = performance.now();
-    expect(() => decodeBody(wide, opts)).toThrow('Batch of 1000000 requests exceeds the limit of 3');
+    expect(() => decodeBody(wide, opts)).toThrow('Request body holds more than 100000 JSON values (arrays, objects and separators), the limit');
+    // JSON.parse of this body takes about half a second.
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(decodeBody(`[${Array.from({ length: 3 }, () => '{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}').join(',')}]`, { ...opts, maxValues: 21 })).toMatchObject({ batch: true });
+    expect(() => decodeBody(`[${Array.from({ length: 3 }, () => '{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}').join(',')}]`, { ...opts, maxValues: 20 })).toThrow(/more than 20 JSON values/);
+  });
+
+  it('behavior: an oversized batch is refused from a scan, before JSON.parse', () => {
+    const wide = Buffer.from(`[${Array.from({ length: 40_000 }, () => '[]').join(',')}]`);
+    const started = performance.now();
+    expect(() => decodeBody(wide, opts)).toThrow('Batch of 40000 requests exceeds the limit of 3');
     expect(performance.now() - started).toBeLessThan(60);
   });
 });

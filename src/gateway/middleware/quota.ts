@@ -1,4 +1,4 @@
-// Compute-unit charging of one request: its body's size before parsing, its calls' costs up front
+// Compute-unit charging of one request: its body's size and JSON values before parsing, its calls' costs up front
 // and as a whole (no debt: what can never fit the key's bucket is refused), and settlement as the
 // calls finish (calls refused before any work, -32005, are given back and not recorded in usage).
 import type { ApiKeyRecord } from '../../store/types.js';
@@ -41,21 +41,16 @@ export class Bill {
   }
 
   /**
-   * Charges the body's size before it is parsed: undefined when admitted, else the 429 error
+   * Charges the body's size before it is scanned: undefined when admitted, else the 429 error
    * (without Retry-After when the body alone could never fit the bucket).
    */
   chargeBody(bytes: number): Refusal {
-    const cost = this.deps.costs.bodyCost(bytes);
-    if (cost === 0) return undefined;
-    const charged = () => {
-      this.#bodyCu = cost;
-      this.#billedCu += cost;
-      this.deps.usage.record(this.key.id, BODY_USAGE_METHOD, cost);
-    };
-    const limit = this.#limit;
-    if (!limit) return void charged();
-    if (cost > limit.burstCu) return this.#overLimit(limit, `A request body of ${bytes} bytes`, cost, '');
-    return this.#take(limit, cost, 0, charged);
+    return this.#chargeBody(this.deps.costs.bodyCost(bytes), `A request body of ${bytes} bytes`);
+  }
+
+  /** Charges the body's JSON values (from the scan) before it is parsed; like chargeBody. */
+  chargeValues(values: number): Refusal {
+    return this.#chargeBody(this.deps.costs.valuesCost(values), `A request body of ${values} JSON values`);
   }
 
   /**
@@ -91,6 +86,21 @@ export class Bill {
   close(): void {
     if (this.#billedCu > 0) this.deps.metrics.computeUnits(this.key.tier, this.#billedCu);
     if (this.#refundCu > 0 && this.#limit) void this.deps.limiter.refund(this.key.id, this.#refundCu, this.#limit);
+  }
+
+  #chargeBody(cost: number, what: string): Refusal {
+    if (cost === 0) return undefined;
+    const before = this.#bodyCu;
+    const charged = () => {
+      this.#bodyCu += cost;
+      this.#billedCu += cost;
+      this.deps.usage.record(this.key.id, BODY_USAGE_METHOD, cost);
+    };
+    const limit = this.#limit;
+    if (!limit) return void charged();
+    if (before + cost > limit.burstCu) return this.#overLimit(limit, what, before + cost, before ? ` (${cost} for them, ${before} for its size)` : '');
+    // A retry pays for what was charged before again: its Retry-After covers both.
+    return this.#take(limit, cost, Math.ceil(before / limit.cuPerSecond), charged);
   }
 
   #overLimit(limit: TierLimit, what: string, costCu: number, detail: string): CostOverLimitError {

@@ -29,4 +29,11 @@ describe('createCostTable', () => {
     expect(createCostTable({ bodyCuPerKiB: 0 }).bodyCost(1e9)).toBe(0);
     expect(() => createCostTable({ bodyCuPerKiB: -1 })).toThrow(/bodyCuPerKiB/);
   });
+
+  it('default: 1000 JSON values are free, then 1 CU per started 50', () => {
+    const c = createCostTable();
+    expect([c.valuesCost(0), c.valuesCost(1000), c.valuesCost(1001), c.valuesCost(1050), c.valuesCost(1051), c.valuesCost(100_000)]).toEqual([0, 0, 1, 1, 2, 1980]);
+    expect(createCostTable({ bodyFreeValues: 0, bodyValuesPerCu: 10 }).valuesCost(25)).toBe(3);
+    expect(() => createCostTable({ bodyValuesPerCu: 0 })).toThrow(/bodyValuesPerCu/);
+  });
 });
