@@ -94,7 +94,8 @@ export class Bill {
     const charged = () => {
       this.#bodyCu += cost;
       this.#billedCu += cost;
-      this.deps.usage.record(this.key.id, BODY_USAGE_METHOD, cost);
+      // A charge, not a call: the day's request count stays that of the calls.
+      this.deps.usage.record(this.key.id, BODY_USAGE_METHOD, cost, 0);
     };
     const limit = this.#limit;
     if (!limit) return void charged();
