@@ -159,7 +159,7 @@ describe('body size', () => {
     const wide = `{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":[${Array(1_700_000).fill('[]').join(',')}]}`;
     const started = performance.now();
     const r = await post(`${t.url}/v2/${t.keys.payg}`, wide);
-    expect(performance.now() - started).toBeLessThan(300);
+    expect(performance.now() - started).toBeLessThan(1000);
     expect(r.status).toBe(413);
     expect(r.json).toMatchObject({ error: { code: -32600, message: 'Request body holds more than 100000 JSON values (arrays, objects and separators), the limit' } });
   });
@@ -173,7 +173,7 @@ describe('body size', () => {
     expect(free.json).toMatchObject({ error: { code: 429, data: { costCu: 5104, burstCu: 330 } } });
     const started = performance.now();
     const payg = await post(`${t.url}/v2/${t.keys.payg}`, nested);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(1000);
     expect(payg.status).toBe(400);
     expect(payg.json).toEqual({
       jsonrpc: '2.0',
