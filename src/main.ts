@@ -159,8 +159,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logger: logger.child({ part: 'gateway' }),
       limits: { maxBodyBytes: config.maxBodyBytes, maxBatchSize: config.maxBatchSize },
       cors: { origins: config.corsOrigins },
+      apiCors: { origins: config.apiCorsOrigins },
       fastPath: !config.nodeHttpOnly,
-      routes: [webhooksApi],
+      // Its route words may be logged as they are (every other path segment is masked).
+      routes: [{ ...webhooksApi, pathWords: webhooksApi.routes.flatMap((r) => r.path.split('/')) }],
     });
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());

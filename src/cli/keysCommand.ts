@@ -120,7 +120,7 @@ export function registerKeysCommand(program: Command, openStore: OpenKeysStore, 
 
   keys
     .command('revoke')
-    .description('deactivate an API key (takes effect in a running service within the key cache TTL, 30 s by default)')
+    .description('deactivate an API key (a running service on the same store refuses it within about 200 ms)')
     .argument('<id>', 'key id, as shown by `keys list`')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       await withStore(cmd, async (repo) => {

@@ -104,13 +104,13 @@ describe('compute-unit quota', () => {
     const clock = createManualClock();
     t = await startTestGateway({ clock, tiers: { cuPerSecond: { free: 25 } } });
     const url = `${t.url}/v2/${t.keys.free}`;
-    const three = JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber' })));
-    // 30 CU > 25 CU burst: admitted on a full bucket, leaving debt.
-    expect((await post(url, three)).status).toBe(200);
-    const refused = await post(url, three);
+    const two = JSON.stringify([1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber' })));
+    expect((await post(url, two)).status).toBe(200);
+    // 5 CU left of 25; 20 needed: 0.6 s at 25 CU/s.
+    const refused = await post(url, two);
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ id: null, error: { code: 429 } });
-    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(refused.headers.get('retry-after')).toBe('1');
   });
 
   it('behavior: after a real wait of Retry-After seconds the request is accepted', async () => {
@@ -158,6 +158,39 @@ describe('CORS', () => {
   });
 });
 
+describe('CORS of the management API', () => {
+  const preflight = (url: string, origin: string) =>
+    fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-service-token,content-type' } });
+
+  it('default: a preflight on /api from any site is not approved (no X-Service-Token from other origins)', async () => {
+    t = await startTestGateway();
+    for (const path of ['/api/keys', '/api/create-webhook', '/metrics']) {
+      const pre = await preflight(`${t.url}${path}`, 'https://evil.example');
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+      expect(pre.headers.get('access-control-allow-headers')).toBeNull();
+      expect(pre.headers.get('access-control-allow-methods')).toBeNull();
+    }
+    const answer = await fetch(`${t.url}/api/keys`, { headers: { origin: 'https://evil.example', 'x-service-token': t.authToken } });
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    // The JSON-RPC endpoint keeps its own CORS (any origin by default).
+    expect((await preflight(`${t.url}/v2/${t.keys.free}`, 'https://evil.example')).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('args: apiCors origins are approved on /api, others still not', async () => {
+    t = await startTestGateway({ apiCors: { origins: ['https://admin.example'] }, cors: { origins: ['https://dapp.example'] } });
+    const ok = await preflight(`${t.url}/api/keys`, 'https://admin.example');
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://admin.example');
+    expect(ok.headers.get('access-control-allow-headers')).toBe('x-service-token,content-type');
+    const answer = await fetch(`${t.url}/api/keys`, { headers: { origin: 'https://admin.example', 'x-service-token': t.authToken } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('https://admin.example');
+    expect((await preflight(`${t.url}/api/keys`, 'https://dapp.example')).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(`${t.url}/v2/${t.keys.free}`, 'https://admin.example')).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(`${t.url}/v2/${t.keys.free}`, 'https://dapp.example')).headers.get('access-control-allow-origin')).toBe('https://dapp.example');
+  });
+});
+
 describe('operations', () => {
   it('default: /healthz, /readyz and /metrics', async () => {
     let chainReady = true;
@@ -184,6 +217,21 @@ describe('operations', () => {
     expect(text).toMatch(/tracehook_trace_duration_seconds_count\{method="trace_transaction"\} 1/);
     expect(text).toContain('tracehook_http_responses_total{route="rpc",status="200"} 3');
     expect(text).not.toContain('bogus_method_name');
+  });
+
+  it('error: a store failure during key lookup answers 503 with Retry-After, not 200', async () => {
+    t = await startTestGateway();
+    await t.db.close();
+    const r = await post(`${t.url}/v2/${t.keys.free}`, rpcBody('eth_blockNumber', [], 3));
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    expect(r.json).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Service temporarily unavailable: API keys cannot be checked; retry in 5 s', data: { retryAfterSec: 5 } },
+    });
+    await t.gateway.close();
+    t = undefined;
   });
 
   it('args: /metrics can require the auth token', async () => {
@@ -214,6 +262,22 @@ describe('operations', () => {
     expect(line).toMatchObject({ msg: 'request', path: '/v2/***', status: 200, rpc: 'eth_chainId' });
     const text = t.logText();
     for (const secret of [...Object.values(t.keys), 'WrongKey12345678', t.authToken]) expect(text).not.toContain(secret);
+  });
+});
+
+describe('log redaction', () => {
+  it('behavior: a key or token in any path or query never reaches the log; route words do', async () => {
+    t = await startTestGateway();
+    await fetch(`${t.url}/foo/${t.keys.free}`);
+    await post(`${t.url}/${t.keys.payg}/v2/${t.keys.payg}`, rpcBody('eth_chainId'));
+    await fetch(`${t.url}/api/keys?token=${t.authToken}`);
+    await fetch(`${t.url}/api/${t.authToken}/x`, { method: 'POST' });
+    await post(`${t.url}/v2/${t.keys.enterprise}/?token=${t.authToken}`, rpcBody('eth_chainId'));
+    await post(`${t.url}/mainnet/v2/${t.keys.free}`, rpcBody('eth_chainId'));
+    const text = t.logText();
+    for (const secret of [...Object.values(t.keys), t.authToken]) expect(text).not.toContain(secret);
+    const paths = t.logs.filter((l) => l.msg === 'request').map((l) => l.path);
+    expect(paths).toEqual(['/***/***', '/***/v2/***', '/api/keys?***', '/api/***/***', '/v2/***/?***', '/mainnet/v2/***']);
   });
 });
 

@@ -10,7 +10,7 @@ import { InternalError } from '../rpc/errors.js';
 import type { HttpRoute } from '../http/route.js';
 import { sendJson } from '../http/sendJson.js';
 import { constantTimeEqual } from '../http/constantTimeEqual.js';
-import { redactPath } from '../log/createLogger.js';
+import { createPathRedactor } from '../log/createLogger.js';
 import { systemClock } from './clock.js';
 import { createCors } from './cors.js';
 import { handleClientError } from './clientErrors.js';
@@ -87,6 +87,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const keyCache = createKeyCache({ repo, clock, ...options.keyCache });
   const usage = createUsageRecorder({ repo, clock, logger, flushIntervalMs: options.usageFlushIntervalMs });
   const cors = createCors(options.cors);
+  // The management API takes the service token in a header: a browser on another site must not
+  // be told it may send one, unless the operator allows that site.
+  const apiCors = createCors({ origins: [], ...options.apiCors });
   const rpc = createRpcEndpoint({
     keyCache,
     tiers: createTierPolicy(options.tiers),
@@ -106,6 +109,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...routers.map((r) => ({ name: `network:${r.name}`, check: () => r.isReady() })),
     ...(options.readinessChecks ?? []),
   ];
+  // Paths in logs keep only route words: network names, mounted prefixes and their declared words.
+  const redactPath = createPathRedactor([...networks.keys(), ...routes.flatMap((r) => [...r.prefix.split('/'), ...(r.pathWords ?? [])])]);
   const accessLevel = options.accessLogLevel ?? 'debug';
   const nextRequestId = createRequestIds();
   let closing = false;
@@ -172,20 +177,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
+      const target = matchRpcPath(path, networks, defaultNetwork);
       if (req.method === 'OPTIONS') {
         route = 'preflight';
-        res.writeHead(204, { ...cors.preflightHeaders(req), 'X-Request-Id': requestId });
+        res.writeHead(204, { ...(target ? cors : apiCors).preflightHeaders(req), 'X-Request-Id': requestId });
         res.end();
         return;
       }
-      const target = matchRpcPath(path, networks, defaultNetwork);
       if (target && 'network' in target) {
         const request = { requestId, network: target.network, apiKey: target.apiKey, headers: rpcHeaders(requestId, req.headers.origin) };
         methods = (await rpc(nodeExchange(req, res), request)).methods;
       } else if (target) {
         const message = `Unknown network ${target.unknownNetwork.slice(0, 64)}; served: ${[...networks.keys()].join(', ')}`;
         sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message } }, { 'X-Request-Id': requestId });
-      } else route = await serveOther(req, res, path, requestId);
+      } else {
+        const allowed = apiCors.headersFor(req.headers.origin);
+        for (let i = 0; i < allowed.length; i += 2) res.setHeader(allowed[i]!, allowed[i + 1]!);
+        route = await serveOther(req, res, path, requestId);
+      }
     } catch (error) {
       logger.error({ reqId: requestId, path: redactPath(url), err: error }, 'unhandled error while serving a request');
       if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', id: null, error: new InternalError(requestId).toJSON() }, { 'X-Request-Id': requestId });

@@ -44,16 +44,15 @@ export function createCors(options: CorsOptions = {}): Cors {
   return {
     headersFor,
     preflightHeaders(req) {
-      const requested = req.headers['access-control-request-headers'];
-      const allowHeaders =
-        typeof requested === 'string' && requested.length <= 1000 && HEADER_LIST.test(requested) ? requested : 'Content-Type';
-      const headers: Record<string, string> = {
-        'Access-Control-Allow-Methods': 'POST, GET, OPTIONS',
-        'Access-Control-Allow-Headers': allowHeaders,
-        'Access-Control-Max-Age': maxAge,
-      };
       const list = headersFor(req.headers.origin);
+      const headers: Record<string, string> = {};
       for (let i = 0; i < list.length; i += 2) headers[list[i]!] = list[i + 1]!;
+      // An origin that is not allowed is told nothing (no methods, no headers), so the browser stops.
+      if (!('Access-Control-Allow-Origin' in headers)) return headers;
+      const requested = req.headers['access-control-request-headers'];
+      headers['Access-Control-Allow-Methods'] = 'POST, GET, OPTIONS';
+      headers['Access-Control-Allow-Headers'] = typeof requested === 'string' && requested.length <= 1000 && HEADER_LIST.test(requested) ? requested : 'Content-Type';
+      headers['Access-Control-Max-Age'] = maxAge;
       return headers;
     },
   };

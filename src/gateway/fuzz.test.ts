@@ -32,6 +32,19 @@ function isEnvelopeValid(v: unknown): boolean {
   return o.params === undefined || o.params === null || typeof o.params === 'object';
 }
 
+/** Nesting depth of a parsed value (arrays and objects), without recursion. */
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    max = Math.max(max, d);
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 const isNotification = (v: unknown) => isEnvelopeValid(v) && !Object.prototype.hasOwnProperty.call(v, 'id');
 
 /** The status the error table prescribes for a body sent with the enterprise key. */
@@ -44,6 +57,8 @@ function expectedStatus(body: string | Uint8Array): number {
   } catch {
     return 400;
   }
+  // Bodies nested deeper than 64 levels are refused before parsing.
+  if (depthOf(value) > 64) return 400;
   if (Array.isArray(value)) {
     if (value.length === 0) return 400;
     if (value.length > MAX_BATCH) return 413;

@@ -55,7 +55,10 @@ export interface GatewayOptions {
   /** Method → compute-unit cost. */
   computeUnits?: CostTableOptions;
   limits?: Partial<GatewayLimits>;
+  /** CORS of the JSON-RPC endpoint (default: any origin). */
   cors?: CorsOptions;
+  /** CORS of every other path: the management API under `/api`, health, metrics (default: none). */
+  apiCors?: CorsOptions;
   /** Extra routes mounted by path prefix (the webhook API under `/api`, the dashboard, …). */
   routes?: HttpRoute[];
   keyCache?: Omit<KeyCacheOptions, 'repo' | 'clock'>;

@@ -1,29 +1,25 @@
-// The JSON-RPC endpoint `POST [/<network>]/v2/<API_KEY>`: key → body → decode → admission (method,
-// tier, cost) → compute-unit quota → backends → encoded answer. Every failure becomes a JSON-RPC
-// error body with the HTTP status of the error table (README); nothing thrown escapes.
+// The JSON-RPC endpoint `POST [/<network>]/v2/<API_KEY>`: key → body → body-size charge → decode
+// → admission (method, tier, cost) → compute-unit quota → backends → billing → encoded answer.
+// Every failure becomes a JSON-RPC error body with the HTTP status of the error table (README);
+// nothing thrown escapes.
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ApiKeyRecord } from '../store/types.js';
-import { InternalError, InvalidRequestError, PayloadTooLargeError, RateLimitedError, RpcError, toRpcError } from '../rpc/errors.js';
+import { InvalidRequestError, PayloadTooLargeError, RateLimitedError, RpcError, ServiceUnavailableError, toRpcError } from '../rpc/errors.js';
 import type { RpcContext } from '../rpc/methods/methodTable.js';
 import { BodyTooLargeError } from '../http/readBody.js';
-import { decodeBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
+import { inspectBody, parseBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
 import { encodeBatch, encodeError, encodeResult } from './framing/encodeResponse.js';
 import { admit, type AdmissionDeps, type AdmittedItem } from './middleware/admission.js';
 import { authenticate } from './middleware/authenticate.js';
 import type { KeyCache } from './keys/keyCache.js';
 import type { NetworkRouter } from './router/networkRouter.js';
-import type { RateDecision, RateLimiter } from './policy/tokenBucket.js';
+import { Bill, type QuotaDeps } from './middleware/quota.js';
 import type { HeaderList } from './cors.js';
-import type { UsageRecorder } from './usage/usageRecorder.js';
-import type { GatewayMetrics } from './ops/gatewayMetrics.js';
 import type { RpcExchange } from './rpcExchange.js';
 
-export interface RpcEndpointDeps extends AdmissionDeps {
+export interface RpcEndpointDeps extends AdmissionDeps, QuotaDeps {
   keyCache: KeyCache;
-  limiter: RateLimiter;
-  usage: UsageRecorder;
-  metrics: GatewayMetrics;
   logger: Logger;
   maxBodyBytes: number;
   maxBatchSize: number;
@@ -76,6 +72,10 @@ class CallContext implements RpcContext {
 
 const CLOSE: HeaderList = ['Connection', 'close'];
 const ALLOW_POST: HeaderList = ['Allow', 'POST, OPTIONS'];
+/** Retry-After of a 503 when the key store cannot be reached. */
+export const STORE_DOWN_RETRY_AFTER_SEC = 5;
+
+const retryAfter = (error: { retryAfterSec: number }): HeaderList => ['Retry-After', String(error.retryAfterSec)];
 
 export function createRpcEndpoint(deps: RpcEndpointDeps) {
   const send = (ex: RpcExchange, request: RpcRequest, status: number, body: string, extra?: HeaderList) => {
@@ -90,7 +90,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     return error.httpStatus;
   };
 
-  const runCall = async (item: RunItem, request: RpcRequest, ctx: RpcContext): Promise<string | undefined> => {
+  const runCall = async (item: RunItem, request: RpcRequest, ctx: RpcContext, bill: Bill): Promise<string | undefined> => {
     const { call } = item;
     const started = performance.now();
     let code = 0;
@@ -107,20 +107,20 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       if (!call.notification) text = encodeError(call.id, error);
     }
     deps.metrics.rpcCall(request.network.name, item.metricMethod, code, (performance.now() - started) / 1000);
+    bill.settle(item.cost, item.metricMethod, code);
     return text;
   };
 
-  const answerItem = (item: AdmittedItem, request: RpcRequest, ctx: RpcContext): Promise<string | undefined> | string | undefined => {
-    if (item.kind === 'run') return runCall(item, request, ctx);
+  const answerItem = (item: AdmittedItem, request: RpcRequest, ctx: RpcContext, bill: Bill): Promise<string | undefined> | string | undefined => {
+    if (item.kind === 'run') return runCall(item, request, ctx, bill);
     deps.metrics.rpcCall(request.network.name, item.metricMethod, item.error.code, 0);
     return item.notification ? undefined : encodeError(item.id, item.error);
   };
 
-  /** Reads and decodes the body; answers and returns a status when that fails. */
-  const readRequest = async (ex: RpcExchange, request: RpcRequest): Promise<DecodedBody | number> => {
-    let body: Buffer;
+  /** Reads the body; answers and returns a status when that fails. */
+  const readBody = async (ex: RpcExchange, request: RpcRequest): Promise<Buffer | number> => {
     try {
-      body = await ex.body(deps.maxBodyBytes);
+      return await ex.body(deps.maxBodyBytes);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         return fail(ex, request, new PayloadTooLargeError(`Request body exceeds the limit of ${deps.maxBodyBytes} bytes`), null, CLOSE);
@@ -129,40 +129,34 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       ex.destroy();
       return 499;
     }
-    try {
-      return decodeBody(body, { maxBatchSize: deps.maxBatchSize });
-    } catch (error) {
-      return fail(ex, request, toRpcError(error, request.requestId));
-    }
-  };
-
-  const admitted = (key: ApiKeyRecord, items: readonly AdmittedItem[]) => {
-    let total = 0;
-    for (const item of items) {
-      if (item.kind !== 'run') continue;
-      total += item.cost;
-      deps.usage.record(key.id, item.metricMethod, item.cost);
-    }
-    deps.metrics.computeUnits(key.tier, total);
   };
 
   /**
-   * Takes the items' compute units from the key's bucket: undefined when admitted, the 429 error
-   * when not. Synchronous unless the limiter is (e.g. a shared one over the network).
+   * Scans (depth, values, batch size), charges the values, then parses; answers and returns a
+   * status when that fails. Synchronous unless the limiter is.
    */
-  const enforceQuota = (key: ApiKeyRecord, items: readonly AdmittedItem[]): RateLimitedError | undefined | Promise<RateLimitedError | undefined> => {
-    const limit = deps.tiers.limit(key.tier);
-    let total = 0;
-    for (const item of items) if (item.kind === 'run') total += item.cost;
-    if (!limit || total === 0) return void admitted(key, items);
-    const decide = (decision: RateDecision) => {
-      if (decision.ok) return void admitted(key, items);
-      deps.metrics.rateLimited(key.tier);
-      return new RateLimitedError(decision.retryAfterSec);
+  const decode = (ex: RpcExchange, request: RpcRequest, body: Buffer, bill: Bill): DecodedBody | number | Promise<DecodedBody | number> => {
+    const options = { maxBatchSize: deps.maxBatchSize };
+    const parse = (refused: RpcError | undefined): DecodedBody | number => {
+      if (refused) return refuse(ex, request, refused, null);
+      try {
+        return parseBody(body, options);
+      } catch (error) {
+        return fail(ex, request, toRpcError(error, request.requestId));
+      }
     };
-    const decision = deps.limiter.take(key.id, total, limit);
-    return decision instanceof Promise ? decision.then(decide) : decide(decision);
+    let values: number;
+    try {
+      values = inspectBody(body, options).values;
+    } catch (error) {
+      return fail(ex, request, toRpcError(error, request.requestId));
+    }
+    const charged = bill.chargeValues(values);
+    return charged instanceof Promise ? charged.then(parse) : parse(charged);
   };
+
+  const refuse = (ex: RpcExchange, request: RpcRequest, error: RpcError, id: JsonRpcId): number =>
+    fail(ex, request, error, id, error instanceof RateLimitedError ? retryAfter(error) : undefined);
 
   const noContent = (ex: RpcExchange, request: RpcRequest): number => {
     ex.respond(204, request.headers, '');
@@ -170,7 +164,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
   };
 
   /** Admits, charges, runs and answers one (non-batch) call; returns the HTTP status. */
-  const answerSingle = async (ex: RpcExchange, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem, outcome: RpcOutcome): Promise<number> => {
+  const answerSingle = async (ex: RpcExchange, request: RpcRequest, bill: Bill, key: ApiKeyRecord, decoded: DecodedItem, outcome: RpcOutcome): Promise<number> => {
     const item = admit(decoded, key, request.network, deps);
     outcome.methods = item.kind === 'run' ? item.call.method : item.metricMethod;
     // A single call refused for its tier is a 403 like the other key problems.
@@ -178,10 +172,10 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       deps.metrics.rpcCall(request.network.name, item.metricMethod, item.error.code, 0);
       return fail(ex, request, item.error, item.id);
     }
-    const quota = enforceQuota(key, [item]);
+    const quota = bill.chargeCalls([item], false);
     const limited = quota instanceof Promise ? await quota : quota;
-    if (limited) return fail(ex, request, limited, item.kind === 'run' ? item.call.id : item.id, ['Retry-After', String(limited.retryAfterSec)]);
-    const answer = answerItem(item, request, new CallContext(request.requestId, ex, key.id));
+    if (limited) return refuse(ex, request, limited, item.kind === 'run' ? item.call.id : item.id);
+    const answer = answerItem(item, request, new CallContext(request.requestId, ex, key.id), bill);
     const text = answer instanceof Promise ? await answer : answer;
     if (text === undefined) return noContent(ex, request);
     send(ex, request, 200, text);
@@ -189,13 +183,13 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
   };
 
   /** Admits and charges a batch as a whole, runs its calls concurrently, answers in order. */
-  const answerBatch = async (ex: RpcExchange, request: RpcRequest, key: ApiKeyRecord, decoded: DecodedItem[], outcome: RpcOutcome): Promise<number> => {
+  const answerBatch = async (ex: RpcExchange, request: RpcRequest, bill: Bill, key: ApiKeyRecord, decoded: DecodedItem[], outcome: RpcOutcome): Promise<number> => {
     const items = decoded.map((item) => admit(item, key, request.network, deps));
     outcome.methods = `batch(${items.length})`;
-    const limited = await enforceQuota(key, items);
-    if (limited) return fail(ex, request, limited, null, ['Retry-After', String(limited.retryAfterSec)]);
+    const limited = await bill.chargeCalls(items, true);
+    if (limited) return refuse(ex, request, limited, null);
     const ctx = new CallContext(request.requestId, ex, key.id);
-    const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx)));
+    const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx, bill)));
     const answered = parts.filter((p): p is string => p !== undefined);
     if (answered.length === 0) return noContent(ex, request);
     send(ex, request, 200, encodeBatch(answered));
@@ -204,8 +198,10 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
 
   const keyLookupFailed = (ex: RpcExchange, request: RpcRequest, error: unknown): number => {
     if (error instanceof RpcError) return fail(ex, request, error, null, CLOSE);
+    // The store is down or unreachable: a load balancer must see the service as unavailable.
     deps.logger.error({ reqId: request.requestId, err: error }, 'API key lookup failed');
-    return fail(ex, request, new InternalError(request.requestId, { cause: error }));
+    const unavailable = new ServiceUnavailableError('Service temporarily unavailable: API keys cannot be checked', STORE_DOWN_RETRY_AFTER_SEC, { cause: error });
+    return fail(ex, request, unavailable, null, retryAfter(unavailable));
   };
 
   /**
@@ -239,10 +235,24 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       outcome.status = key;
       return outcome;
     }
-    const decoded = await readRequest(ex, request);
+    const body = await readBody(ex, request);
+    if (typeof body === 'number') {
+      outcome.status = body;
+      return outcome;
+    }
+    const bill = new Bill(deps, key);
+    const charged = bill.chargeBody(body.length);
+    const refused = charged instanceof Promise ? await charged : charged;
+    if (refused) {
+      outcome.status = refuse(ex, request, refused, null);
+      return outcome;
+    }
+    const decoding = decode(ex, request, body, bill);
+    const decoded = decoding instanceof Promise ? await decoding : decoding;
     if (typeof decoded === 'number') outcome.status = decoded;
-    else if (decoded.batch) outcome.status = await answerBatch(ex, request, key, decoded.items, outcome);
-    else outcome.status = await answerSingle(ex, request, key, decoded.item, outcome);
+    else if (decoded.batch) outcome.status = await answerBatch(ex, request, bill, key, decoded.items, outcome);
+    else outcome.status = await answerSingle(ex, request, bill, key, decoded.item, outcome);
+    bill.close();
     return outcome;
   };
 }

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderList } from './cors.js';
 import { readRequestBody } from './framing/readRequestBody.js';
+import { lingerAfterAnswer } from '../http/lingeringClose.js';
 
 export interface RpcExchange {
   /** HTTP method, upper case. */
@@ -22,6 +23,11 @@ export interface RpcExchange {
   onAbort(listener: () => void): void;
 }
 
+function closes(headers: HeaderList): boolean {
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === 'Connection' && headers[i + 1] === 'close') return true;
+  return false;
+}
+
 /** An exchange over node:http's request and response objects. */
 export function nodeExchange(req: IncomingMessage, res: ServerResponse): RpcExchange {
   return {
@@ -34,6 +40,9 @@ export function nodeExchange(req: IncomingMessage, res: ServerResponse): RpcExch
     },
     respond(status, headers, body) {
       if (res.headersSent || res.destroyed) return;
+      // An answer that closes the connection before the body is in (413, 401, 415…) must not
+      // reset a client still sending it: it would get EPIPE instead of the answer.
+      if (!req.complete && closes(headers)) lingerAfterAnswer(req);
       res.writeHead(status, headers as string[]);
       res.end(body);
     },

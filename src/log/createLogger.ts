@@ -1,5 +1,5 @@
-// Structured JSON logs (pino) on stderr. Secrets never reach a log line: API keys in URL paths are
-// masked and fields that commonly carry credentials are redacted.
+// Structured JSON logs (pino) on stderr. Secrets never reach a log line: paths are logged through
+// redactPath.ts (known route words only) and fields that commonly carry credentials are redacted.
 import { pino, type Logger } from 'pino';
 
 export type { Logger };
@@ -10,10 +10,7 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream;
 }
 
-/** `/v2/abc123` or `/mainnet/v2/abc123?x` → `/v2/***`: the key part of a gateway path is masked. */
-export function redactPath(path: string): string {
-  return path.replace(/\/v2\/[^/?#]*/, '/v2/***');
-}
+export { redactPath, createPathRedactor } from './redactPath.js';
 
 export function createLogger(options: LoggerOptions): Logger {
   return pino(

@@ -131,6 +131,29 @@ export class RateLimitedError extends RpcError {
   }
 }
 
+/**
+ * A request or batch that costs more compute units than the key's bucket can ever hold: HTTP 429
+ * without Retry-After, since waiting never makes it fit. `data` names the cost and the limit.
+ */
+export class CostOverLimitError extends RpcError {
+  override name = 'CostOverLimitError';
+  static override readonly code = 429;
+  constructor(message: string, data: { costCu: number; burstCu: number; cuPerSecond: number }) {
+    super(message, { httpStatus: 429, data });
+  }
+}
+
+/** The service cannot answer now (e.g. its store is unreachable): HTTP 503 with Retry-After. */
+export class ServiceUnavailableError extends RpcError {
+  override name = 'ServiceUnavailableError';
+  static override readonly code = -32603;
+  readonly retryAfterSec: number;
+  constructor(message: string, retryAfterSec: number, options: ServiceErrorOptions = {}) {
+    super(`${message}; retry in ${retryAfterSec} s`, { ...options, httpStatus: 503, data: { retryAfterSec } });
+    this.retryAfterSec = retryAfterSec;
+  }
+}
+
 /** HTTP-level refusal before JSON-RPC decoding (body or batch too large). */
 export class PayloadTooLargeError extends RpcError {
   override name = 'PayloadTooLargeError';

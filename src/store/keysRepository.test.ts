@@ -76,6 +76,22 @@ for (const impl of testDatabases) {
       expect(await repo.update('nope', { tier: 'payg' })).toBeNull();
     });
 
+    it('behavior: the revision rises with every create, revoke and update, not with usage', async () => {
+      const start = await repo.revision();
+      await repo.create(newKey('k1'));
+      const created = await repo.revision();
+      expect(created).toBeGreaterThan(start);
+      await repo.revoke('k1', 10);
+      const revoked = await repo.revision();
+      expect(revoked).toBeGreaterThan(created);
+      await repo.update('k1', { active: true });
+      const updated = await repo.revision();
+      expect(updated).toBeGreaterThan(revoked);
+      await repo.markUsed([{ id: 'k1', atMs: 20 }]);
+      await repo.addUsage([{ keyId: 'k1', day: '2026-01-01', method: 'm', requests: 1, computeUnits: 1 }]);
+      expect(await repo.revision()).toBe(updated);
+    });
+
     it('behavior: markUsed only moves last-used forward', async () => {
       await repo.create(newKey('k1'));
       await repo.markUsed([{ id: 'k1', atMs: 2000 }]);

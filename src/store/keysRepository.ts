@@ -1,6 +1,6 @@
 // API keys and their daily usage in the portable SQL store. Knows nothing about how keys are
 // generated or hashed (the gateway does that); it stores what it is given.
-import type { SqlDatabase, SqlRow } from './sql.js';
+import type { SqlDatabase, SqlExecutor, SqlRow } from './sql.js';
 import { toNumber } from './sql.js';
 import type { ApiKeyRecord, ApiKeyRepository, ApiKeyTier, ApiKeyUsageRow, NewApiKey } from './types.js';
 import { API_KEY_TIERS } from './types.js';
@@ -23,6 +23,9 @@ function rowToKey(row: SqlRow): ApiKeyRecord {
   };
 }
 
+/** Bumps the keys' revision counter (migration 010); call inside the transaction of the change. */
+const bumpRevision = (tx: SqlExecutor) => tx.execute('UPDATE api_keys_revision SET revision = revision + 1 WHERE id = 1');
+
 /** The ApiKeyRepository on a SqlDatabase (SQLite or PostgreSQL); run migrations first. */
 export function createKeysRepository(db: SqlDatabase): ApiKeyRepository {
   const findById = async (id: string) => {
@@ -32,11 +35,14 @@ export function createKeysRepository(db: SqlDatabase): ApiKeyRepository {
 
   return {
     async create(key: NewApiKey) {
-      await db.execute(
-        `INSERT INTO api_keys (id, key_hash, key_prefix, name, tier, active, allowed_origins, created_at, last_used_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, NULL, NULL)`,
-        [key.id, key.keyHash, key.keyPrefix, key.name, key.tier, key.allowedOrigins ? JSON.stringify(key.allowedOrigins) : null, key.createdAt],
-      );
+      await db.transaction(async (tx) => {
+        await tx.execute(
+          `INSERT INTO api_keys (id, key_hash, key_prefix, name, tier, active, allowed_origins, created_at, last_used_at, revoked_at)
+           VALUES ($1, $2, $3, $4, $5, 1, $6, $7, NULL, NULL)`,
+          [key.id, key.keyHash, key.keyPrefix, key.name, key.tier, key.allowedOrigins ? JSON.stringify(key.allowedOrigins) : null, key.createdAt],
+        );
+        await bumpRevision(tx);
+      });
       const created = await findById(key.id);
       if (!created) throw new Error(`api key ${key.id} vanished after insert`);
       return created;
@@ -55,21 +61,32 @@ export function createKeysRepository(db: SqlDatabase): ApiKeyRepository {
     },
 
     async revoke(id: string, atMs: number) {
-      await db.execute('UPDATE api_keys SET active = 0, revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, atMs]);
+      await db.transaction(async (tx) => {
+        await tx.execute('UPDATE api_keys SET active = 0, revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, atMs]);
+        await bumpRevision(tx);
+      });
       return findById(id);
     },
 
     async update(id, changes) {
-      if (changes.tier !== undefined) await db.execute('UPDATE api_keys SET tier = $2 WHERE id = $1', [id, changes.tier]);
-      if (changes.active !== undefined) {
-        await db.execute(
-          changes.active
-            ? 'UPDATE api_keys SET active = 1, revoked_at = NULL WHERE id = $1'
-            : 'UPDATE api_keys SET active = 0 WHERE id = $1',
-          [id],
-        );
-      }
+      await db.transaction(async (tx) => {
+        if (changes.tier !== undefined) await tx.execute('UPDATE api_keys SET tier = $2 WHERE id = $1', [id, changes.tier]);
+        if (changes.active !== undefined) {
+          await tx.execute(
+            changes.active
+              ? 'UPDATE api_keys SET active = 1, revoked_at = NULL WHERE id = $1'
+              : 'UPDATE api_keys SET active = 0 WHERE id = $1',
+            [id],
+          );
+        }
+        await bumpRevision(tx);
+      });
       return findById(id);
+    },
+
+    async revision() {
+      const rows = await db.query('SELECT revision FROM api_keys_revision WHERE id = 1');
+      return rows[0] ? toNumber(rows[0].revision) : 0;
     },
 
     async markUsed(entries) {

@@ -69,6 +69,11 @@ export interface ApiKeyRepository {
   addUsage(deltas: readonly ApiKeyUsageDelta[]): Promise<void>;
   /** Usage of one key between two UTC days (inclusive), by day then method. */
   usage(keyId: string, fromDay: string, toDay: string): Promise<ApiKeyUsageRow[]>;
+  /**
+   * A counter bumped by every create, revoke and update (in the same transaction), so caches of
+   * keys can tell cheaply whether anything changed, whichever process changed it.
+   */
+  revision(): Promise<number>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
 }

@@ -2,10 +2,12 @@
 // parseRequestHead) are parsed and answered here, with one write per answer and no per-request
 // stream objects; node:http's request machinery is most of the cost of a cached answer. Any other
 // request hands its connection, with the bytes read so far, to the node:http server for good, so
-// every other route, and every malformed or unusual request, gets node:http's behaviour.
+// every other route, and every malformed or unusual request, gets node:http's behaviour. A body
+// over the limit is dropped as it arrives and answered with a lingering close (http/lingeringClose).
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { STATUS_CODES, type Server as HttpServer } from 'node:http';
 import { BodyTooLargeError } from '../../http/readBody.js';
+import { Linger } from '../../http/lingeringClose.js';
 import type { HeaderList } from '../cors.js';
 import type { RpcExchange } from '../rpcExchange.js';
 import { parseRequestHead, type RequestHead } from './parseRequestHead.js';
@@ -86,6 +88,10 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
     searchFrom = 0;
     busy = false;
     gone = false;
+    /** Bytes of a refused (oversized) body still to come: dropped as they arrive, never buffered. */
+    discardLeft = 0;
+    /** Set once the answer to a refused body is written: the rest is dropped until the connection closes. */
+    linger: Linger | undefined;
     /** Date.now() of the first byte of the request being received. */
     requestStartedMs = 0;
     lastActiveMs = Date.now();
@@ -108,6 +114,16 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
     }
 
     received(chunk: Buffer): void {
+      if (this.linger) {
+        if (this.linger.received(chunk.length, Date.now())) this.socket.destroy();
+        return;
+      }
+      if (this.discardLeft > 0) {
+        // Only the refused body is dropped; bytes after it would be another request, which
+        // this connection (closing after its answer) never serves.
+        this.discardLeft = Math.max(0, this.discardLeft - chunk.length);
+        return;
+      }
       if (this.waitingFor > 0) {
         // Body chunks are joined once, when the request is complete.
         this.parts.push(chunk);
@@ -138,10 +154,10 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
       }
       if (headEnd > options.maxHeadBytes) return this.handOff();
       const head = parseRequestHead(buf, 0, headEnd);
-      // Oversized bodies go to node:http too: it answers 413 while draining them.
-      if (!head || head.contentLength > options.maxBodyBytes) return this.handOff();
+      if (!head) return this.handOff();
       const route = options.route(pathOf(head.target));
       if (route === undefined) return this.handOff();
+      if (head.contentLength > options.maxBodyBytes) return this.refuseBody(head, route, buf.length - headEnd - 4);
       const end = headEnd + 4 + head.contentLength;
       if (buf.length < end) {
         this.parts = [buf];
@@ -160,11 +176,35 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
       );
     }
 
+    /**
+     * A body over the limit is never buffered: the request is served without it (the endpoint
+     * answers 413, or 401 and the like first) while its bytes are dropped, then the connection
+     * closes with a lingering close so the client can read the answer.
+     */
+    refuseBody(head: RequestHead, route: T, bodyBytesHere: number): void {
+      this.discardLeft = head.contentLength - bodyBytesHere;
+      this.pending = EMPTY;
+      this.searchFrom = 0;
+      this.busy = true;
+      const ex = new Exchange(this, head, route, EMPTY, true);
+      options.handle(ex).then(
+        () => this.served(ex),
+        () => this.served(ex),
+      );
+    }
+
     served(ex: Exchange): void {
       this.busy = false;
       this.lastActiveMs = Date.now();
       if (!ex.settled) this.socket.destroy();
       if (this.gone || this.socket.destroyed) return;
+      if (ex.bodyRefused) {
+        this.linger = new Linger(this.lastActiveMs);
+        this.discardLeft = 0;
+        this.socket.end();
+        if (this.socket.isPaused()) this.socket.resume();
+        return;
+      }
       if (!ex.keepAlive || closing) {
         this.socket.destroySoon();
         return;
@@ -200,6 +240,10 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
 
     /** Deadlines: headers, whole request, idle keep-alive. */
     check(nowMs: number): void {
+      if (this.linger) {
+        if (this.linger.expired(nowMs)) this.socket.destroy();
+        return;
+      }
       if (this.busy) return;
       if (this.pending.length === 0 && this.waitingFor === 0) {
         if (nowMs - this.lastActiveMs > options.keepAliveTimeoutMs) this.socket.destroy();
@@ -235,13 +279,16 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
       readonly head: RequestHead,
       readonly route: T,
       private readonly payload: Buffer,
+      /** The body is over the limit and is being dropped, not read. */
+      readonly bodyRefused = false,
     ) {
       this.contentType = head.contentType;
       this.origin = head.origin;
-      this.keepAlive = head.keepAlive;
+      this.keepAlive = head.keepAlive && !bodyRefused;
     }
 
     body(maxBytes: number): Promise<Buffer> {
+      if (this.bodyRefused) return Promise.reject(new BodyTooLargeError(options.maxBodyBytes));
       return this.payload.length <= maxBytes ? Promise.resolve(this.payload) : Promise.reject(new BodyTooLargeError(maxBytes));
     }
 
@@ -310,7 +357,7 @@ export function createFastFront<T>(options: FastFrontOptions<T>): FastFront {
     connectionCount: () => connections.size,
     closeIdle() {
       closing = true;
-      for (const c of connections) if (!c.busy && c.pending.length === 0 && c.waitingFor === 0) c.socket.destroySoon();
+      for (const c of connections) if (!c.busy && !c.linger && c.pending.length === 0 && c.waitingFor === 0) c.socket.destroySoon();
     },
     destroyAll() {
       for (const c of connections) c.socket.destroy();

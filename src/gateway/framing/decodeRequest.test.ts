@@ -51,9 +51,31 @@ describe('decodeBody', () => {
     expect(code('[1,2,3,4]')).toEqual([-32600, 413, 'Batch of 4 requests exceeds the limit of 3']);
   });
 
-  it('behavior: deeply nested arrays parse without recursion of ours', () => {
-    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    const result = decodeBody(deep, opts);
-    expect(result).toMatchObject({ batch: true, items: [{ ok: false }] });
+  it('error: nesting deeper than 64 levels is refused naming the limit, before JSON.parse', () => {
+    const half = 5 * 512 * 1024;
+    const deep = Buffer.from('['.repeat(half) + ']'.repeat(half));
+    const started = performance.now();
+    expect(() => decodeBody(deep, opts)).toThrow('Invalid request: JSON nested deeper than 64 levels (arrays and objects inside each other)');
+    // JSON.parse of this body takes most of a second.
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(decodeBody('[' + '['.repeat(63) + ']'.repeat(63) + ']', opts)).toMatchObject({ batch: true, items: [{ ok: false }] });
+    expect(() => decodeBody('{"jsonrpc":"2.0","id":1,"method":"m","params":[[[]]]}', { ...opts, maxDepth: 3 })).toThrow(/deeper than 3 levels/);
+  });
+
+  it('error: a body of more than 100,000 values is refused from a scan, before JSON.parse', () => {
+    const wide = Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"m","params":[${Array.from({ length: 1_700_000 }, () => '[]').join(',')}]}`);
+    const started = performance.now();
+    expect(() => decodeBody(wide, opts)).toThrow('Request body holds more than 100000 JSON values (arrays, objects and separators), the limit');
+    // JSON.parse of this body takes about half a second.
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(decodeBody(`[${Array.from({ length: 3 }, () => '{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}').join(',')}]`, { ...opts, maxValues: 21 })).toMatchObject({ batch: true });
+    expect(() => decodeBody(`[${Array.from({ length: 3 }, () => '{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]}').join(',')}]`, { ...opts, maxValues: 20 })).toThrow(/more than 20 JSON values/);
+  });
+
+  it('behavior: an oversized batch is refused from a scan, before JSON.parse', () => {
+    const wide = Buffer.from(`[${Array.from({ length: 40_000 }, () => '[]').join(',')}]`);
+    const started = performance.now();
+    expect(() => decodeBody(wide, opts)).toThrow('Batch of 40000 requests exceeds the limit of 3');
+    expect(performance.now() - started).toBeLessThan(60);
   });
 });

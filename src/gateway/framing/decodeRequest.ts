@@ -1,7 +1,10 @@
 // Decodes a JSON-RPC 2.0 HTTP body into calls: one request or a batch, each element checked on
-// its own. Throws only for problems of the whole body (parse error, empty or oversized batch).
+// its own. Throws only for problems of the whole body (too deep, too many values, parse error,
+// empty or oversized batch); depth, value count and batch size come from a byte scan
+// (inspectBody) that runs before JSON.parse, so the caller can also charge for them in between.
 // https://www.jsonrpc.org/specification
 import { InvalidRequestError, ParseError, PayloadTooLargeError, type RpcError } from '../../rpc/errors.js';
+import { scanJsonShape, type JsonShape } from './scanJsonShape.js';
 
 export type JsonRpcId = number | string | null;
 
@@ -56,12 +59,48 @@ export function decodeItem(value: unknown): DecodedItem {
   return { ok: true, call: { id, notification: !hasId, method: obj.method, params } };
 }
 
+/** No JSON-RPC request needs more nesting than this; deeper bodies are refused before parsing. */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+/**
+ * Most values (arrays, objects, separators) in one body: a batch of 1000 eth_calls holds about
+ * 12,000; 100,000 parse in about 20 ms, where a 5 MiB body of tiny values takes half a second.
+ */
+export const DEFAULT_MAX_JSON_VALUES = 100_000;
+
 export interface DecodeOptions {
   maxBatchSize: number;
+  /** Deepest nesting of arrays and objects accepted (default DEFAULT_MAX_JSON_DEPTH). */
+  maxDepth?: number;
+  /** Most values in one body (default DEFAULT_MAX_JSON_VALUES). */
+  maxValues?: number;
 }
 
-/** Parses and checks a body; throws ParseError, InvalidRequestError or PayloadTooLargeError. */
+function batchTooLarge(size: number, limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`Batch of ${size} requests exceeds the limit of ${limit}`);
+}
+
+/**
+ * Scans a body before it is parsed: throws InvalidRequestError when it is nested too deep and
+ * PayloadTooLargeError when it holds too many values or a batch over the limit.
+ */
+export function inspectBody(body: Uint8Array, options: DecodeOptions): JsonShape {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const maxValues = options.maxValues ?? DEFAULT_MAX_JSON_VALUES;
+  const shape = scanJsonShape(body, maxDepth, maxValues);
+  if (shape.tooDeep) throw invalid(`JSON nested deeper than ${maxDepth} levels (arrays and objects inside each other)`);
+  if (shape.tooManyValues) throw new PayloadTooLargeError(`Request body holds more than ${maxValues} JSON values (arrays, objects and separators), the limit`);
+  if (shape.topLevelElements > options.maxBatchSize) throw batchTooLarge(shape.topLevelElements, options.maxBatchSize);
+  return shape;
+}
+
+/** Inspects, parses and checks a body; throws ParseError, InvalidRequestError or PayloadTooLargeError. */
 export function decodeBody(body: Buffer | string, options: DecodeOptions): DecodedBody {
+  inspectBody(typeof body === 'string' ? Buffer.from(body) : body, options);
+  return parseBody(body, options);
+}
+
+/** Parses and checks a body that inspectBody let through. */
+export function parseBody(body: Buffer | string, options: DecodeOptions): DecodedBody {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   let value: unknown;
   try {
@@ -77,9 +116,7 @@ export function decodeBody(body: Buffer | string, options: DecodeOptions): Decod
     return { batch: false, item: decodeItem(value) };
   }
   if (value.length === 0) throw invalid('empty batch');
-  if (value.length > options.maxBatchSize) {
-    throw new PayloadTooLargeError(`Batch of ${value.length} requests exceeds the limit of ${options.maxBatchSize}`);
-  }
+  if (value.length > options.maxBatchSize) throw batchTooLarge(value.length, options.maxBatchSize);
   const items = new Array<DecodedItem>(value.length);
   for (let i = 0; i < value.length; i++) items[i] = decodeItem(value[i]);
   return { batch: true, items };

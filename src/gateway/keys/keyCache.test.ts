@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord, ApiKeyRepository } from '../../store/types.js';
+import { createSqliteDatabase } from '../../store/sqlite/sqliteDatabase.js';
+import { migrate } from '../../store/migrations/migrate.js';
+import { createKeysRepository } from '../../store/keysRepository.js';
 import { createManualClock } from '../clock.js';
-import { hashApiKey } from './apiKeys.js';
+import { createApiKey, hashApiKey } from './apiKeys.js';
 import { createKeyCache } from './keyCache.js';
 
 function record(id: string): ApiKeyRecord {
   return { id, name: id, tier: 'free', active: true, keyPrefix: 'x', allowedOrigins: null, createdAt: 0, lastUsedAt: null, revokedAt: null };
 }
 
-/** A repository that counts lookups; only findByHash is used by the cache. */
+/** A repository that counts lookups; only findByHash and revision are used by the cache. */
 function countingRepo(known: Record<string, ApiKeyRecord>) {
   const calls: string[] = [];
   const repo = {
@@ -16,6 +19,7 @@ function countingRepo(known: Record<string, ApiKeyRecord>) {
       calls.push(hash);
       return known[hash] ?? null;
     },
+    revision: async () => 1,
   } as unknown as ApiKeyRepository;
   return { repo, calls };
 }
@@ -66,5 +70,39 @@ describe('createKeyCache', () => {
     const cache = createKeyCache({ repo, clock: createManualClock(), maxEntries: 10 });
     for (let i = 0; i < 50; i++) await cache.lookup(`junk-key-${i}`);
     expect(cache.size).toBe(10);
+  });
+
+  it('behavior: a revocation in the store by another process is seen within revisionCheckMs, long before the TTL', async () => {
+    const db = createSqliteDatabase({ filename: ':memory:' });
+    await migrate(db);
+    const store = createKeysRepository(db);
+    const { record, apiKey } = await createApiKey(store, { name: 'k', tier: 'free' });
+    const clock = createManualClock();
+    const cache = createKeyCache({ repo: store, clock, ttlMs: 30_000, revisionCheckMs: 200 });
+    expect((await cache.lookup(apiKey))?.active).toBe(true);
+    expect(cache.peek(apiKey)?.active).toBe(true);
+    // Another process (the CLI) revokes through its own repository on the same store.
+    await createKeysRepository(db).revoke(record.id, clock.now());
+    clock.advance(199);
+    expect(cache.peek(apiKey)?.active).toBe(true);
+    clock.advance(1);
+    expect(cache.peek(apiKey)).toBeUndefined();
+    expect((await cache.lookup(apiKey))?.active).toBe(false);
+    expect(cache.peek(apiKey)?.active).toBe(false);
+    await db.close();
+  });
+
+  it('behavior: while the store cannot tell its revision, cached keys are served up to their TTL', async () => {
+    let up = true;
+    const { repo } = countingRepo({ [hashApiKey('secret-1')]: record('k1') });
+    const flaky = { ...repo, findByHash: repo.findByHash, revision: async () => (up ? 1 : Promise.reject(new Error('store down'))) } as ApiKeyRepository;
+    const clock = createManualClock();
+    const cache = createKeyCache({ repo: flaky, clock, ttlMs: 1000 });
+    await cache.lookup('secret-1');
+    up = false;
+    clock.advance(500);
+    expect((await cache.lookup('secret-1'))?.id).toBe('k1');
+    clock.advance(500);
+    await expect(cache.lookup('secret-1')).resolves.toMatchObject({ id: 'k1' });
   });
 });

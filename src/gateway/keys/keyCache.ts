@@ -1,5 +1,7 @@
 // Short-lived in-memory cache of API key lookups, so authenticating a request costs no database
 // round trip. Unknown keys are cached too (briefly), so a flood of bad keys cannot hammer the store.
+// The store's key revision (bumped by every create, revoke and update, from any process such as the
+// CLI) is checked at most every revisionCheckMs before the cache is trusted; a change empties it.
 import type { ApiKeyRecord, ApiKeyRepository } from '../../store/types.js';
 import type { Clock } from '../clock.js';
 import { hashApiKey } from './apiKeys.js';
@@ -7,12 +9,14 @@ import { hashApiKey } from './apiKeys.js';
 export interface KeyCacheOptions {
   repo: ApiKeyRepository;
   clock: Clock;
-  /** How long a found key is trusted; bounds how late another process's revocation is seen. */
+  /** How long a found key is trusted at most (also while the store cannot be asked for its revision). */
   ttlMs?: number;
   /** How long "no such key" is remembered. */
   negativeTtlMs?: number;
   /** Entries kept at most; the oldest go first. */
   maxEntries?: number;
+  /** How old the last revision check may be before a cached answer is used: bounds how late a revocation is seen. */
+  revisionCheckMs?: number;
 }
 
 export interface KeyCache {
@@ -30,31 +34,64 @@ interface Entry {
   expiresAt: number;
 }
 
-export const KEY_CACHE_DEFAULTS = { ttlMs: 30_000, negativeTtlMs: 5_000, maxEntries: 10_000 } as const;
+export const KEY_CACHE_DEFAULTS = { ttlMs: 30_000, negativeTtlMs: 5_000, maxEntries: 10_000, revisionCheckMs: 200 } as const;
 
 export function createKeyCache(options: KeyCacheOptions): KeyCache {
   const ttlMs = options.ttlMs ?? KEY_CACHE_DEFAULTS.ttlMs;
   const negativeTtlMs = options.negativeTtlMs ?? KEY_CACHE_DEFAULTS.negativeTtlMs;
   const maxEntries = options.maxEntries ?? KEY_CACHE_DEFAULTS.maxEntries;
+  const revisionCheckMs = options.revisionCheckMs ?? KEY_CACHE_DEFAULTS.revisionCheckMs;
+  const { clock, repo } = options;
   // Keyed by the secret itself: memory is not "at rest", and it saves a hash per request.
   const entries = new Map<string, Entry>();
   const pending = new Map<string, Promise<ApiKeyRecord | null>>();
-  // Bumped on invalidate, so a lookup that started before a revoke does not cache the old record.
+  // Bumped whenever entries are dropped, so a lookup that started before does not cache the old record.
   let generation = 0;
+  let revision: number | undefined;
+  /** clock.now() when the revision in hand was asked for. */
+  let revisionAskedAt = Number.NEGATIVE_INFINITY;
+  let checking: Promise<void> | undefined;
+
+  const dropAll = () => {
+    generation++;
+    entries.clear();
+    pending.clear();
+  };
+
+  const checkRevision = (): Promise<void> => {
+    const askedAt = clock.now();
+    checking ??= repo.revision().then(
+      (current) => {
+        checking = undefined;
+        if (revision !== undefined && current !== revision) dropAll();
+        revision = current;
+        revisionAskedAt = askedAt;
+      },
+      () => {
+        // The store is unreachable: cached keys stay trusted up to their TTL (nobody can revoke
+        // through a store that is down); asked again after revisionCheckMs.
+        checking = undefined;
+        revisionAskedAt = askedAt;
+      },
+    );
+    return checking;
+  };
+
+  const fresh = () => clock.now() - revisionAskedAt < revisionCheckMs;
 
   const load = (secret: string): Promise<ApiKeyRecord | null> => {
     const startedAt = generation;
-    const promise = options.repo.findByHash(hashApiKey(secret)).then(
+    const promise: Promise<ApiKeyRecord | null> = repo.findByHash(hashApiKey(secret)).then(
       (record) => {
-        pending.delete(secret);
+        if (pending.get(secret) === promise) pending.delete(secret);
         if (startedAt === generation) {
           if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-          entries.set(secret, { record, expiresAt: options.clock.now() + (record ? ttlMs : negativeTtlMs) });
+          entries.set(secret, { record, expiresAt: clock.now() + (record ? ttlMs : negativeTtlMs) });
         }
         return record;
       },
       (error: unknown) => {
-        pending.delete(secret);
+        if (pending.get(secret) === promise) pending.delete(secret);
         throw error;
       },
     );
@@ -62,19 +99,20 @@ export function createKeyCache(options: KeyCacheOptions): KeyCache {
     return promise;
   };
 
-  const peek = (secret: string): ApiKeyRecord | null | undefined => {
+  const cached = (secret: string): ApiKeyRecord | null | undefined => {
     const hit = entries.get(secret);
     if (!hit) return undefined;
-    if (hit.expiresAt > options.clock.now()) return hit.record;
+    if (hit.expiresAt > clock.now()) return hit.record;
     entries.delete(secret);
     return undefined;
   };
 
   return {
-    peek,
-    lookup(secret) {
-      const hit = peek(secret);
-      if (hit !== undefined) return Promise.resolve(hit);
+    peek: (secret) => (fresh() ? cached(secret) : undefined),
+    async lookup(secret) {
+      if (!fresh()) await checkRevision();
+      const hit = cached(secret);
+      if (hit !== undefined) return hit;
       return pending.get(secret) ?? load(secret);
     },
     invalidate(keyId) {

@@ -47,16 +47,42 @@ export const DEFAULT_METHOD_COSTS: Readonly<Record<string, number>> = {
 
 export const DEFAULT_METHOD_COST = 20;
 
+/**
+ * Parsing a body costs main-thread time whatever it holds, so its size is charged too: this many
+ * bytes are free (every ordinary request and most batches), each KiB above costs BODY_CU_PER_KIB.
+ */
+export const DEFAULT_BODY_FREE_BYTES = 16 * 1024;
+export const DEFAULT_BODY_CU_PER_KIB = 1;
+/**
+ * Parse time grows with the number of values more than with bytes (a 5 MiB body of empty arrays
+ * takes half a second, one of long strings a few ms), so values are charged too: this many are
+ * free (a batch of 80 eth_calls), then 1 CU per BODY_VALUES_PER_CU.
+ */
+export const DEFAULT_BODY_FREE_VALUES = 1000;
+export const DEFAULT_BODY_VALUES_PER_CU = 50;
+
 export interface CostTableOptions {
   /** Merged over DEFAULT_METHOD_COSTS. */
   costs?: Readonly<Record<string, number>>;
   defaultCost?: number;
+  /** Body bytes that cost nothing (default DEFAULT_BODY_FREE_BYTES). */
+  bodyFreeBytes?: number;
+  /** Compute units per KiB of body above the free bytes (default DEFAULT_BODY_CU_PER_KIB; 0 for none). */
+  bodyCuPerKiB?: number;
+  /** JSON values of a body that cost nothing (default DEFAULT_BODY_FREE_VALUES). */
+  bodyFreeValues?: number;
+  /** Values per compute unit above the free ones (default DEFAULT_BODY_VALUES_PER_CU). */
+  bodyValuesPerCu?: number;
 }
 
 export interface CostTable {
   cost(method: string): number;
   /** Whether the method is named in the table (exactly or by pattern). */
   lists(method: string): boolean;
+  /** Compute units of receiving and parsing a body of this many bytes (whole units, rounded up). */
+  bodyCost(bytes: number): number;
+  /** Compute units of parsing this many JSON values (as counted by framing/scanJsonShape). */
+  valuesCost(values: number): number;
 }
 
 export function createCostTable(options: CostTableOptions = {}): CostTable {
@@ -66,8 +92,16 @@ export function createCostTable(options: CostTableOptions = {}): CostTable {
   }
   const rules = createMethodRules(merged);
   const fallback = options.defaultCost ?? DEFAULT_METHOD_COST;
+  const freeBytes = options.bodyFreeBytes ?? DEFAULT_BODY_FREE_BYTES;
+  const perKiB = options.bodyCuPerKiB ?? DEFAULT_BODY_CU_PER_KIB;
+  if (!(freeBytes >= 0) || !(perKiB >= 0)) throw new RangeError('bodyFreeBytes and bodyCuPerKiB must be non-negative numbers');
+  const freeValues = options.bodyFreeValues ?? DEFAULT_BODY_FREE_VALUES;
+  const valuesPerCu = options.bodyValuesPerCu ?? DEFAULT_BODY_VALUES_PER_CU;
+  if (!(freeValues >= 0) || !(valuesPerCu > 0)) throw new RangeError('bodyFreeValues must be non-negative and bodyValuesPerCu positive');
   return {
     cost: (method) => rules.get(method) ?? fallback,
     lists: (method) => rules.get(method) !== undefined,
+    bodyCost: (bytes) => (bytes <= freeBytes ? 0 : Math.ceil(((bytes - freeBytes) / 1024) * perKiB)),
+    valuesCost: (values) => (values <= freeValues ? 0 : Math.ceil((values - freeValues) / valuesPerCu)),
   };
 }

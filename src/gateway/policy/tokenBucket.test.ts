@@ -33,14 +33,21 @@ describe('createTokenBucketLimiter', () => {
     expect(limiter.take('a', 10, limit)).toMatchObject({ ok: false });
   });
 
-  it('behavior: a cost above the burst waits for a full bucket and leaves debt', () => {
+  it('error: a cost above the burst is a caller error, never debt', () => {
+    const limiter = createTokenBucketLimiter({ clock: createManualClock() });
+    expect(() => limiter.take('k', 201, limit)).toThrow('a cost of 201 compute units can never fit a bucket of 200');
+    expect(limiter.take('k', 200, limit)).toEqual({ ok: true });
+  });
+
+  it('behavior: a refund gives units back, never above the burst', () => {
     const clock = createManualClock();
     const limiter = createTokenBucketLimiter({ clock });
-    limiter.take('k', 100, limit);
-    expect(limiter.take('k', 500, limit)).toEqual({ ok: false, retryAfterSec: 1 });
-    clock.advance(1000);
-    expect(limiter.take('k', 500, limit)).toEqual({ ok: true });
-    // 300 CU of debt plus 10 needed: 3.1 s at 100 CU/s.
-    expect(limiter.take('k', 10, limit)).toEqual({ ok: false, retryAfterSec: 4 });
+    limiter.take('k', 200, limit);
+    limiter.refund('k', 150, limit);
+    expect(limiter.take('k', 150, limit)).toEqual({ ok: true });
+    expect(limiter.take('k', 1, limit)).toEqual({ ok: false, retryAfterSec: 1 });
+    limiter.refund('k', 10_000, limit);
+    expect(limiter.take('k', 200, limit)).toEqual({ ok: true });
+    expect(limiter.take('k', 1, limit)).toMatchObject({ ok: false });
   });
 });

@@ -7,8 +7,13 @@ import type { TierLimit } from './tiers.js';
 export type RateDecision = { ok: true } | { ok: false; retryAfterSec: number };
 
 export interface RateLimiter {
-  /** Takes `cost` units from the key's bucket, or says how long to wait before it would fit. */
+  /**
+   * Takes `cost` units from the key's bucket, or says how long to wait before it would fit.
+   * `cost` is at most `limit.burstCu`: callers refuse larger costs first, since they never fit.
+   */
   take(keyId: string, cost: number, limit: TierLimit): RateDecision | Promise<RateDecision>;
+  /** Gives back units taken for work that was refused before it started (never above the burst). */
+  refund(keyId: string, cost: number, limit: TierLimit): void | Promise<void>;
 }
 
 interface Bucket {
@@ -17,29 +22,37 @@ interface Bucket {
 }
 
 /**
- * In-process token buckets. A cost larger than the whole burst is admitted once the bucket is
- * full and leaves it in debt, so an oversized batch waits its turn instead of never fitting.
+ * In-process token buckets. A bucket never goes below zero: a cost above the burst is a caller
+ * error (such a request is refused whole before it reaches the limiter), so no key runs into debt.
  */
 export function createTokenBucketLimiter(options: { clock: Clock }): RateLimiter {
   const buckets = new Map<string, Bucket>();
+  const refilled = (keyId: string, limit: TierLimit): Bucket => {
+    const now = options.clock.now();
+    let bucket = buckets.get(keyId);
+    if (!bucket) {
+      bucket = { tokens: limit.burstCu, updatedAt: now };
+      buckets.set(keyId, bucket);
+    } else if (now > bucket.updatedAt) {
+      bucket.tokens = Math.min(limit.burstCu, bucket.tokens + ((now - bucket.updatedAt) / 1000) * limit.cuPerSecond);
+      bucket.updatedAt = now;
+    }
+    return bucket;
+  };
   return {
     take(keyId, cost, limit) {
-      const now = options.clock.now();
-      let bucket = buckets.get(keyId);
-      if (!bucket) {
-        bucket = { tokens: limit.burstCu, updatedAt: now };
-        buckets.set(keyId, bucket);
-      } else if (now > bucket.updatedAt) {
-        bucket.tokens = Math.min(limit.burstCu, bucket.tokens + ((now - bucket.updatedAt) / 1000) * limit.cuPerSecond);
-        bucket.updatedAt = now;
-      }
-      const needed = Math.min(cost, limit.burstCu);
+      if (cost > limit.burstCu) throw new RangeError(`a cost of ${cost} compute units can never fit a bucket of ${limit.burstCu}`);
+      const bucket = refilled(keyId, limit);
       // The epsilon absorbs float drift, so waiting exactly Retry-After always suffices.
-      if (bucket.tokens + 1e-9 >= needed) {
-        bucket.tokens -= cost;
+      if (bucket.tokens + 1e-9 >= cost) {
+        bucket.tokens = Math.max(0, bucket.tokens - cost);
         return { ok: true };
       }
-      return { ok: false, retryAfterSec: Math.max(1, Math.ceil((needed - bucket.tokens) / limit.cuPerSecond)) };
+      return { ok: false, retryAfterSec: Math.max(1, Math.ceil((cost - bucket.tokens) / limit.cuPerSecond)) };
+    },
+    refund(keyId, cost, limit) {
+      const bucket = refilled(keyId, limit);
+      bucket.tokens = Math.min(limit.burstCu, bucket.tokens + cost);
     },
   };
 }

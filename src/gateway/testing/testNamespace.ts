@@ -1,11 +1,13 @@
 // A tiny but real JSON-RPC namespace over in-memory state, for gateway tests and the benchmark
 // until the embedded chain's namespace is wired in: metadata, a block counter, balances, recorded
-// traces, and two methods that misbehave on purpose (internal error, slow call).
+// traces, methods that misbehave on purpose (internal error, slow call) and a small bounded queue
+// that refuses work with -32005 when full, as the trace pool does.
 import { z } from 'zod';
 import { defineMethod, optionalParam, param } from '../../rpc/schema/defineMethod.js';
 import { Address, BlockNumberOrHash, Hash32 } from '../../rpc/schema/primitives.js';
 import { createMethodTable, defineNamespace, type MethodTable } from '../../rpc/methods/methodTable.js';
 import { quantityToHex, type Hex } from '../../rpc/hex.js';
+import { LimitExceededError } from '../../rpc/errors.js';
 
 export interface TestChainState {
   chainId: bigint;
@@ -15,6 +17,9 @@ export interface TestChainState {
   traces: Map<Hex, unknown[]>;
   /** test_sleep calls currently running (lets tests wait until a call is in flight). */
   sleeping: number;
+  /** test_queued calls admitted at once at most; more are refused with -32005 before any work. */
+  queueLimit: number;
+  queued: number;
 }
 
 export const testSchema = {
@@ -26,10 +31,11 @@ export const testSchema = {
   trace_transaction: defineMethod(param('transactionHash', Hash32)),
   test_fail: defineMethod(),
   test_sleep: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
+  test_queued: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
 };
 
 export function createTestState(): TestChainState {
-  return { chainId: 31337n, blockNumber: 0x18n, balances: new Map(), traces: new Map(), sleeping: 0 };
+  return { chainId: 31337n, blockNumber: 0x18n, balances: new Map(), traces: new Map(), sleeping: 0, queueLimit: 2, queued: 0 };
 }
 
 export function createTestTable(state: TestChainState = createTestState()): MethodTable {
@@ -58,6 +64,16 @@ export function createTestTable(state: TestChainState = createTestState()): Meth
             done('aborted');
           });
         }),
+      test_queued: ([ms]) => {
+        if (state.queued >= state.queueLimit) return Promise.reject(new LimitExceededError(`test queue is full (${state.queueLimit} waiting); retry later`));
+        state.queued++;
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            state.queued--;
+            resolve('done');
+          }, ms),
+        );
+      },
     }),
   );
 }

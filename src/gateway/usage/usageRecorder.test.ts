@@ -32,12 +32,14 @@ describe('createUsageRecorder', () => {
     usage.record('k1', 'eth_blockNumber', 10);
     usage.record('k1', 'eth_blockNumber', 10);
     usage.record('k1', 'trace_transaction', 40);
+    usage.record('k1', 'request_body', 7, 0);
     expect(await repo.usage('k1', '2026-01-01', '2026-01-02')).toEqual([]);
     clock.advance(1000);
     usage.record('k1', 'eth_blockNumber', 10);
     await usage.close();
     expect(await repo.usage('k1', '2026-01-01', '2026-01-02')).toEqual([
       { day: '2026-01-01', method: 'eth_blockNumber', requests: 2, computeUnits: 20 },
+      { day: '2026-01-01', method: 'request_body', requests: 0, computeUnits: 7 },
       { day: '2026-01-01', method: 'trace_transaction', requests: 1, computeUnits: 40 },
       { day: '2026-01-02', method: 'eth_blockNumber', requests: 1, computeUnits: 10 },
     ]);

@@ -13,7 +13,8 @@ export interface UsageRecorderOptions {
 }
 
 export interface UsageRecorder {
-  record(keyId: string, method: string, computeUnits: number): void;
+  /** Counts one request of `method` (or `requests` of them: 0 for a charge that is not a call, such as a body's size). */
+  record(keyId: string, method: string, computeUnits: number, requests?: number): void;
   /** Writes everything counted so far. Safe to call concurrently. */
   flush(): Promise<void>;
   /** Stops the timer and flushes. */
@@ -81,9 +82,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   timer.unref();
 
   return {
-    record(keyId, method, computeUnits) {
+    record(keyId, method, computeUnits, requests = 1) {
       const now = options.clock.now();
-      add(keyId, currentDay(now), method, 1, computeUnits);
+      add(keyId, currentDay(now), method, requests, computeUnits);
       lastUsed.set(keyId, now);
     },
     flush,

@@ -4,10 +4,12 @@ import { apiKeysMigration } from './001_api_keys.js';
 import { webhooksMigration } from './002_webhooks.js';
 import { followerMigration } from './003_follower.js';
 import { webhookPauseDetailMigration } from './004_webhook_pause_detail.js';
+import { apiKeysRevisionMigration } from './005_api_keys_revision.js';
 
 export const migrations: readonly Migration[] = [
   apiKeysMigration,
   webhooksMigration,
   followerMigration,
   webhookPauseDetailMigration,
+  apiKeysRevisionMigration,
 ];
