@@ -81,6 +81,17 @@ describe('admission without debt', () => {
     expect((await usageOf(t, t.keyIds.payg)).test_queued).toEqual({ requests: 5, computeUnits: 100 });
   });
 
+  it('behavior: a -32005 reached while working (not refused before work) is billed', async () => {
+    const clock = createManualClock();
+    t = await startTestGateway({ clock, tiers: { cuPerSecond: { payg: 100 } } });
+    const url = `${t.url}/v2/${t.keys.payg}`;
+    const r = await post(url, batchOf(5, 'test_overCap', []));
+    expect((r.json as Array<{ error: { code: number } }>).map((a) => a.error.code)).toEqual([-32005, -32005, -32005, -32005, -32005]);
+    // The bucket stays empty (the clock has not moved) and usage counts every call.
+    expect((await post(url, rpcBody('test_queued', [0]))).status).toBe(429);
+    expect((await usageOf(t, t.keyIds.payg)).test_overCap).toEqual({ requests: 5, computeUnits: 100 });
+  });
+
   it('behavior: elements refused for the tier are not billed', async () => {
     t = await startTestGateway();
     const body = JSON.stringify([

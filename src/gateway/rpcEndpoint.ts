@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ApiKeyRecord } from '../store/types.js';
-import { InvalidRequestError, PayloadTooLargeError, RateLimitedError, RpcError, ServiceUnavailableError, toRpcError } from '../rpc/errors.js';
+import { InvalidRequestError, LimitExceededError, PayloadTooLargeError, RateLimitedError, RpcError, ServiceUnavailableError, toRpcError } from '../rpc/errors.js';
 import type { RpcContext } from '../rpc/methods/methodTable.js';
 import { BodyTooLargeError } from '../http/readBody.js';
 import { inspectBody, parseBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
@@ -94,6 +94,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const { call } = item;
     const started = performance.now();
     let code = 0;
+    let beforeWork = false;
     let text: string | undefined;
     try {
       const result = await item.backend.call(call.method, call.params, ctx);
@@ -104,10 +105,11 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
         deps.logger.error({ reqId: request.requestId, method: item.metricMethod, backend: item.backend.name, err: thrown }, 'internal error in a JSON-RPC call');
       }
       code = error.code;
+      beforeWork = error instanceof LimitExceededError && error.beforeWork;
       if (!call.notification) text = encodeError(call.id, error);
     }
     deps.metrics.rpcCall(request.network.name, item.metricMethod, code, (performance.now() - started) / 1000);
-    bill.settle(item.cost, item.metricMethod, code);
+    bill.settle(item.cost, item.metricMethod, beforeWork);
     return text;
   };
 

@@ -97,6 +97,16 @@ export class ResourceNotFoundError extends RpcError {
 export class LimitExceededError extends RpcError {
   override name = 'LimitExceededError';
   static override readonly code = -32005;
+  /**
+   * True when the call was refused before any work (a full queue, a range over its cap): the
+   * gateway gives its compute units back. Set where the error is created; a limit reached while
+   * working (a trace over its output cap) is billed.
+   */
+  readonly beforeWork: boolean;
+  constructor(message: string, options: ServiceErrorOptions & { data?: unknown; beforeWork?: boolean } = {}) {
+    super(message, options);
+    this.beforeWork = options.beforeWork ?? false;
+  }
 }
 
 /** Missing or unknown API key: HTTP 401. */

@@ -54,6 +54,7 @@ export async function queryLogs(core: ChainCore, filter: LogFilter): Promise<Log
   if (span > BigInt(core.config.maxLogBlockRange)) {
     throw new LimitExceededError(
       `eth_getLogs: block range of ${span} blocks exceeds the limit of ${core.config.maxLogBlockRange}; narrow fromBlock/toBlock`,
+      { beforeWork: true },
     );
   }
   const positions = core.blocks.queryLogs({

@@ -243,9 +243,10 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   dispatch();
 
   function refusal(reason: 'share' | 'full', share: number): LimitExceededError {
-    if (reason === 'full') return new LimitExceededError(`trace queue is full (${maxQueuedJobs} traces waiting); retry later`);
+    if (reason === 'full') return new LimitExceededError(`trace queue is full (${maxQueuedJobs} traces waiting); retry later`, { beforeWork: true });
     return new LimitExceededError(
       `trace queue is full for this key (its share is ${share} of ${maxQueuedJobs} places while ${Math.max(1, queue.keys)} keys wait); retry later`,
+      { beforeWork: true },
     );
   }
 

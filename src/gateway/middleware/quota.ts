@@ -1,8 +1,8 @@
 // Compute-unit charging of one request: its body's size and JSON values before parsing, its calls' costs up front
 // and as a whole (no debt: what can never fit the key's bucket is refused), and settlement as the
-// calls finish (calls refused before any work, -32005, are given back and not recorded in usage).
+// calls finish (calls refused before any work are given back and not recorded in usage).
 import type { ApiKeyRecord } from '../../store/types.js';
-import { CostOverLimitError, LimitExceededError, RateLimitedError, type RpcError } from '../../rpc/errors.js';
+import { CostOverLimitError, RateLimitedError, type RpcError } from '../../rpc/errors.js';
 import type { RateDecision, RateLimiter } from '../policy/tokenBucket.js';
 import type { TierLimit, TierPolicy } from '../policy/tiers.js';
 import type { CostTable } from '../policy/computeUnits.js';
@@ -71,11 +71,12 @@ export class Bill {
     return this.#take(limit, total, Math.ceil(bodyCu / limit.cuPerSecond), undefined);
   }
 
-  /** Records a finished call, or gives its units back when it was refused before any work. */
-  settle(cost: number, metricMethod: string, code: number): void {
-    // -32005 (LimitExceededError: a full trace queue, a range over the cap) is answered before
-    // anything runs, so it is not billed.
-    if (code === LimitExceededError.code) this.#refundCu += cost;
+  /**
+   * Records a finished call, or gives its units back when it was refused before any work (a
+   * LimitExceededError created with `beforeWork`: a full trace queue, a range over its cap).
+   */
+  settle(cost: number, metricMethod: string, refusedBeforeWork: boolean): void {
+    if (refusedBeforeWork) this.#refundCu += cost;
     else {
       this.#billedCu += cost;
       this.deps.usage.record(this.key.id, metricMethod, cost);

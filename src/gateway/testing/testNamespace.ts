@@ -32,6 +32,7 @@ export const testSchema = {
   test_fail: defineMethod(),
   test_sleep: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
   test_queued: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
+  test_overCap: defineMethod(),
 };
 
 export function createTestState(): TestChainState {
@@ -65,7 +66,7 @@ export function createTestTable(state: TestChainState = createTestState()): Meth
           });
         }),
       test_queued: ([ms]) => {
-        if (state.queued >= state.queueLimit) return Promise.reject(new LimitExceededError(`test queue is full (${state.queueLimit} waiting); retry later`));
+        if (state.queued >= state.queueLimit) return Promise.reject(new LimitExceededError(`test queue is full (${state.queueLimit} waiting); retry later`, { beforeWork: true }));
         state.queued++;
         return new Promise((resolve) =>
           setTimeout(() => {
@@ -74,6 +75,8 @@ export function createTestTable(state: TestChainState = createTestState()): Meth
           }, ms),
         );
       },
+      // A limit reached while working (like a trace over its output cap): -32005, but billed.
+      test_overCap: () => Promise.reject(new LimitExceededError('test output exceeds its cap')),
     }),
   );
 }

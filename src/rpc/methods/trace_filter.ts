@@ -41,7 +41,7 @@ export function trace_filter({ tracer }: TraceMethodDeps): MethodHandler<(typeof
     const to = await numberOf(filter.toBlock, head);
     if (from > to) throw new InvalidParamsError(`trace_filter: fromBlock ${from} is after toBlock ${to}`);
     if (to - from + 1n > TRACE_FILTER_MAX_BLOCKS) {
-      throw new LimitExceededError(`trace_filter: the range spans ${to - from + 1n} blocks; at most ${TRACE_FILTER_MAX_BLOCKS} are allowed`);
+      throw new LimitExceededError(`trace_filter: the range spans ${to - from + 1n} blocks; at most ${TRACE_FILTER_MAX_BLOCKS} are allowed`, { beforeWork: true });
     }
     const after = Number(filter.after ?? 0n);
     const count = filter.count === undefined ? Infinity : Number(filter.count);
