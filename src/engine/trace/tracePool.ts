@@ -6,10 +6,8 @@
 // next check; a worker silent past a grace is replaced). A worker that outlives its job's timeout
 // (plus a grace) is terminated and replaced, and the job fails with the same timeout error as
 // in-process; a worker that dies fails only its own job (InternalError).
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { siblingWorkerUrl, startWorker } from '../../threads/startWorker.js';
 import { InternalError, LimitExceededError } from '../../rpc/errors.js';
 import type { ChainLogger } from '../chain/chainConfig.js';
 import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
@@ -85,34 +83,13 @@ interface Slot {
 /** The queue key of jobs that name no client (internal work, tests). */
 const NO_KEY = '';
 
-/**
- * A worker running `url`. A .ts worker (tests and tsx runs from source) first registers tsx's
- * loader in the worker itself: on Node 20, `execArgv: ['--import', 'tsx']` does not reach a
- * worker's entry module (tsx registers its hooks on the main thread only).
- */
-function startWorker(url: URL, workerData: TraceWorkerData): Worker {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData });
-  const require = createRequire(import.meta.url);
-  const tsxPackage = require.resolve('tsx/package.json');
-  const exports = (require(tsxPackage) as { exports: Record<string, { import: { default: string } }> }).exports;
-  const tsxApi = pathToFileURL(join(dirname(tsxPackage), exports['./esm/api']!.import.default)).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(code, { eval: true, workerData });
-}
-
-function defaultWorkerUrl(): URL {
-  // From source (tests, tsx) the sibling is .ts; the build has .js.
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  return new URL(`./traceWorker.${ext}`, import.meta.url);
-}
-
 export const DEFAULT_MAX_QUEUED_JOBS = 256;
 
 /** Starts `options.size` workers. */
 export function createTracePool(options: TracePoolOptions): TracePool {
   const killGraceMs = options.killGraceMs ?? 1000;
   const maxQueuedJobs = options.maxQueuedJobs ?? DEFAULT_MAX_QUEUED_JOBS;
-  const workerUrl = options.workerUrl ?? defaultWorkerUrl();
+  const workerUrl = options.workerUrl ?? siblingWorkerUrl(import.meta.url, 'traceWorker');
   const queue = createFairJobQueue<Pending>({ limit: maxQueuedJobs, minShare: options.minKeyShare });
   const slots: Slot[] = [];
   // One abort listener per signal (a batch shares one among all its calls), not one per job.
@@ -164,7 +141,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: startWorker(workerUrl, options.worker), ready: false };
+    const slot: Slot = { worker: startWorker(workerUrl, { workerData: options.worker }), ready: false };
     slot.worker.on('message', (reply: WorkerReply) => onReply(slot, reply));
     slot.worker.on('error', (error) => options.logger?.error({ err: error }, 'trace worker failed'));
     slot.worker.on('exit', (code) => onExit(slot, code));
