@@ -1,6 +1,7 @@
 // The recorder: attaches to one VM for one transaction and produces its ExecutionRecord. Message
 // events and the opcode probe are always on (they are cheap); state lookups only when a renderer
-// needs touched accounts; the per-opcode `step` listener only when a renderer needs steps.
+// needs touched accounts; the per-opcode `step` listener only when a renderer needs steps. A step
+// budget that is spent stops the execution: the next step event throws its error out of the EVM.
 import type { Block } from '@ethereumjs/block';
 import { Hardfork } from '@ethereumjs/common';
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
@@ -74,6 +75,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
     const frame = frames.frames[index];
     if (!frame || !steps) return;
     frameCode[index] = message?.code instanceof Uint8Array ? message.code : new Uint8Array(0);
+    steps.onFrameCode(frameCode[index]);
     const exec = result.execResult;
     const runState = exec.runState as { stack?: { getStack(): bigint[] }; memory?: { _store: Uint8Array } } | undefined;
     const error = frame.error;
@@ -88,6 +90,9 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
   };
 
   const onStep = (event: InterpreterStep, resolve?: (result?: unknown) => void): void => {
+    // Thrown synchronously, the error rejects the EVM's step emit and ends the run (like a timeout).
+    const refused = steps!.refusal();
+    if (refused) throw refused;
     void steps!.onStep(event, frames.current()).then(() => resolve?.(), () => resolve?.());
   };
 
@@ -140,6 +145,9 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
     async finish(result) {
       detach();
       if (!tx || !block) throw new Error('recorder finished before it started');
+      // The last steps (or frame ends) may have spent the budget with no step left to throw it.
+      const refused = steps?.refusal();
+      if (refused) throw refused;
       if (state) await state.finish();
       const root = frames.frames[0];
       return {

@@ -218,4 +218,40 @@ export interface StepNeeds {
   effects: boolean;
   /** Stop recording steps after this many (0 = no limit); execution continues. */
   limit: number;
+  /** Server-side bounds on what the steps may cost; absent = unbounded (tests, conformance runs). */
+  bounds?: StepBounds;
+}
+
+/**
+ * Weighs recorded steps in bytes of the output they will render to. One per output format (the
+ * renderers know their formats, see render/outputWeights.ts) and per recording (it may keep state,
+ * such as the struct logger's per-account storage view).
+ */
+export interface StepWeigher {
+  /** A step as recorded (stack, memory, return data, storage view); `storageOwner` is the account SLOAD/SSTORE touch, as hex. */
+  step(step: RecordedStep, storageOwner: string): number;
+  /** What an opcode left behind (vmTrace `ex`). */
+  effect(effect: StepEffect): number;
+  /** A frame's code (vmTrace renders it). */
+  frameCode(code: Uint8Array): number;
+}
+
+/** A job's step budget (shared by every recording of the job) and how its output is weighed. */
+export interface StepBounds {
+  budget: StepBudget;
+  /** A fresh weigher for one recording (a transaction or call). */
+  weigher(): StepWeigher;
+  /** How the client can ask for less, for the refusal's message. */
+  advice: string;
+}
+
+/** Which cap a job passed. */
+export type StepCapPassed = 'steps' | 'bytes';
+
+/** Steps and output bytes one job may record; see record/stepBudget.ts. */
+export interface StepBudget {
+  readonly maxSteps: number;
+  readonly maxBytes: number;
+  /** Counts recorded steps and output bytes; returns the cap the job has passed, if any (and from then on). */
+  charge(steps: number, bytes: number): StepCapPassed | undefined;
 }

@@ -1,13 +1,16 @@
 // One trace request as plain data (what crosses to a trace worker) and the function that runs it
 // on a Tracer: record once, render, and return the JSON text. The main thread builds jobs after
 // validation and block/state-root resolution; a worker (or the main thread itself, without a pool)
-// runs them with the same recorder and renderers.
+// runs them with the same recorder and renderers. Step-level traces are charged to one budget per
+// job (the tracer's step caps) while they record, and their rendered text is checked against it.
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { ResourceNotFoundError } from '../../rpc/errors.js';
 import { bytesToHex } from '../../rpc/hex.js';
 import type { StateOverrides } from '../chain/stateOverrides.js';
 import type { BlockOverrides } from '../execute/callBlock.js';
 import type { CallRequest } from '../execute/callTransaction.js';
+import { createStepBudget, stepCapError } from '../record/stepBudget.js';
+import type { RecordNeeds } from '../record/types.js';
 import type { RenderContext } from '../render/types.js';
 import type { Tracer } from './createTracer.js';
 import { needsOfRender, renderBlockTraces, renderRecord, type TraceRender } from './traceRender.js';
@@ -44,6 +47,22 @@ async function jobBlock(tracer: Tracer, blockHash: Uint8Array) {
 
 /** Runs `job` on `tracer`; returns one JSON text per call for `calls` jobs, else exactly one. */
 export async function runTraceJob(tracer: Tracer, job: TraceJob): Promise<string[]> {
+  const budget = createStepBudget(tracer.stepCaps);
+  let advice: string | undefined;
+  const needsOf = (render: TraceRender): RecordNeeds => {
+    const needs = needsOfRender(render, budget);
+    advice ??= needs.steps?.bounds?.advice;
+    return needs;
+  };
+  const texts = await runJobWith(tracer, job, needsOf);
+  // The recorder's count follows the renderers closely; this makes the cap exact.
+  if (advice !== undefined && texts.reduce((sum, text) => sum + text.length, 0) > budget.maxBytes) {
+    throw stepCapError(budget, 'bytes', advice);
+  }
+  return texts;
+}
+
+async function runJobWith(tracer: Tracer, job: TraceJob, needsOfRender: (render: TraceRender) => RecordNeeds): Promise<string[]> {
   const block = await jobBlock(tracer, job.blockHash);
   switch (job.kind) {
     case 'transaction': {

@@ -5,7 +5,7 @@ import { type GethTracerRequest, needsOfGethTracer, renderGethTracer } from '../
 import { renderParityTrace } from '../render/parityTrace.js';
 import { needsOfParityTraceTypes, renderParityTraceResults, type ParityTraceType } from '../render/parityTraceResults.js';
 import type { Json, RenderContext } from '../render/types.js';
-import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
+import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
 import { bytesToHex } from '../../rpc/hex.js';
 import type { BlockTrace } from './createTracer.js';
 
@@ -17,11 +17,11 @@ export type TraceRender =
   /** `{output, stateDiff, trace, vmTrace}` of trace_call / trace_replay*. */
   | { format: 'parityResults'; types: ParityTraceType[] };
 
-/** What the recorder must collect for `render`. */
-export function needsOfRender(render: TraceRender): RecordNeeds {
-  if (render.format === 'geth') return needsOfGethTracer(render.request);
+/** What the recorder must collect for `render` (its steps charged to `budget` when given). */
+export function needsOfRender(render: TraceRender, budget?: StepBudget): RecordNeeds {
+  if (render.format === 'geth') return needsOfGethTracer(render.request, budget);
   if (render.format === 'parityTrace') return { state: false, steps: undefined };
-  return needsOfParityTraceTypes(render.types);
+  return needsOfParityTraceTypes(render.types, budget);
 }
 
 /** One transaction's or call's rendered result. */
