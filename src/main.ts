@@ -79,10 +79,13 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // Calls at the head run on the working state (head root plus dev setters): the tracer's default.
     // Traces run in worker threads (below the core count) so they never hold the HTTP loop.
     const traceWorkers = config.traceWorkers ?? Math.max(1, availableParallelism() - 1);
-    const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap) };
+    // Struct logs and vmTrace are bounded per job: steps and output bytes counted while recording.
+    const stepCaps = { maxBytes: config.traceMaxBytes, maxSteps: config.traceMaxSteps };
+    const limits = { stepCaps, maxTimeoutMs: config.traceTimeoutMaxMs };
+    const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap), ...limits };
     const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
     if (pool) cleanups.push(() => pool.close());
-    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob: pool && ((job) => pool.run(job)) });
+    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, ...limits, runJob: pool && ((job) => pool.run(job)) });
     cleanups.push(async () => tracer.close());
     const table = createMethodTable(
       createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),

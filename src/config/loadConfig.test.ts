@@ -38,6 +38,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ flags: { config: file }, env: {} })).toThrow('unknown option "prot"');
   });
 
+  it('error: a default trace timeout above the cap on trace timeouts is refused', () => {
+    expect(() => loadConfig({ flags: { traceTimeoutMs: 60_000 }, env: {} })).toThrow('invalid option traceTimeoutMs: traceTimeoutMs must not exceed traceTimeoutMaxMs');
+    expect(loadConfig({ flags: { traceTimeoutMs: 60_000, traceTimeoutMaxMs: 60_000 }, env: {} }).traceTimeoutMs).toBe(60_000);
+  });
+
   it('default: names derive from the key', () => {
     expect(envName('dataDir')).toBe('TRACEHOOK_DATA_DIR');
     expect(flagName('devApiKey')).toBe('--dev-api-key');

@@ -40,6 +40,9 @@ export const optionDefs = [
   { key: 'coinbase', arg: 'address', kind: 'string', group: 'chain', default: '0x0000000000000000000000000000000000000000', description: 'block beneficiary' },
   { key: 'gasCap', arg: 'gas', kind: 'int', group: 'tracing', default: 50_000_000, description: 'gas cap of eth_call, eth_estimateGas and traced calls' },
   { key: 'traceTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'default timeout of one trace' },
+  { key: 'traceTimeoutMaxMs', arg: 'ms', kind: 'int', group: 'tracing', default: 30_000, description: 'longest timeout a trace request may ask for (debug_trace* `timeout`); a longer one runs with this' },
+  { key: 'traceMaxBytes', arg: 'bytes', kind: 'int', group: 'tracing', default: 64 * 1024 * 1024, description: 'largest struct log or vmTrace answer, counted while it is recorded; a larger trace fails with -32005' },
+  { key: 'traceMaxSteps', arg: 'n', kind: 'int', group: 'tracing', default: 1_000_000, description: 'most opcode steps one struct log or vmTrace request may record (a client\'s `limit` truncates first); more fail with -32005' },
   { key: 'traceWorkers', arg: 'n', kind: 'int', group: 'tracing', description: 'worker threads that run traces (default: CPU cores - 1, at least 1); 0 runs them on the main thread' },
   { key: 'traceQueueLimit', arg: 'n', kind: 'int', group: 'tracing', default: 256, description: 'traces that may wait for a trace worker; beyond it a trace fails at once with -32005 (retry later)' },
   { key: 'minedTraceMemoryMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (estimated MiB) for call frames and logs recorded while mining, so the first trace of a mined transaction renders without a replay; 0 disables' },
@@ -77,6 +80,10 @@ export const ServiceConfig = z.object({
   coinbase: z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: 'coinbase must be a 20-byte hex address' }),
   gasCap: z.number().int().positive(),
   traceTimeoutMs: z.number().int().positive(),
+  // Node timers overflow past 2^31-1 ms.
+  traceTimeoutMaxMs: z.number().int().positive().max(2 ** 31 - 1),
+  traceMaxBytes: z.number().int().positive(),
+  traceMaxSteps: z.number().int().positive(),
   traceWorkers: z.number().int().min(0).max(256).optional(),
   traceQueueLimit: z.number().int().min(1),
   minedTraceMemoryMb: z.number().int().min(0),
@@ -89,7 +96,7 @@ export const ServiceConfig = z.object({
   webhookTier: z.enum(['free', 'payg', 'enterprise']),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
-});
+}).refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 
 /** Initial dev-account balance in wei. */
