@@ -37,8 +37,8 @@ export function createStepBudget(caps: StepCaps): StepBudget {
  * The refusal of a trace past a cap (-32005), naming the option that set it and, in `advice`, how
  * to ask for less. It replaces the whole answer: a trace is never cut short silently.
  */
-export function stepCapError(caps: StepCaps, passed: StepCapPassed, advice: string): LimitExceededError {
+export function stepCapError(caps: StepCaps, passed: StepCapPassed, advice: Record<StepCapPassed, string>): LimitExceededError {
   const message =
     passed === 'steps' ? `trace exceeds --trace-max-steps (${caps.maxSteps} steps)` : `trace output exceeds --trace-max-bytes (${caps.maxBytes} bytes)`;
-  return new LimitExceededError(message, { details: advice });
+  return new LimitExceededError(message, { details: advice[passed] });
 }

@@ -241,8 +241,8 @@ export interface StepBounds {
   budget: StepBudget;
   /** A fresh weigher for one recording (a transaction or call). */
   weigher(): StepWeigher;
-  /** How the client can ask for less, for the refusal's message. */
-  advice: string;
+  /** How the client can ask for less, for the refusal's message, by the cap passed. */
+  advice: Record<StepCapPassed, string>;
 }
 
 /** Which cap a job passed. */

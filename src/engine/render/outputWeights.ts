@@ -28,11 +28,17 @@ function quantitiesLength(words: readonly bigint[]): number {
   return total;
 }
 
-/** What the client can change to get a smaller struct log. */
-export const STRUCT_LOG_ADVICE = 'trace fewer steps with `limit`, or less per step: leave out enableMemory and enableReturnData, set disableStack or disableStorage';
+/** What the client can change to get a smaller struct log, by the cap passed. */
+export const STRUCT_LOG_ADVICE = {
+  steps: 'trace fewer steps with `limit`',
+  bytes: 'trace fewer steps with `limit`, or less per step: leave out enableMemory and enableReturnData, set disableStack or disableStorage',
+} as const;
 
-/** What the client can change to get a smaller vmTrace. */
-export const VM_TRACE_ADVICE = 'vmTrace of this execution is too large: trace a smaller call, or ask for "trace" or "stateDiff" without "vmTrace"';
+/** What the client can change to get a smaller vmTrace, by the cap passed. */
+export const VM_TRACE_ADVICE = {
+  steps: 'vmTrace of this execution has too many steps: trace a smaller call, or ask for "trace" or "stateDiff" without "vmTrace"',
+  bytes: 'vmTrace of this execution is too large: trace a smaller call, or ask for "trace" or "stateDiff" without "vmTrace"',
+} as const;
 
 /** Weighs struct log entries as `renderStructLogger` renders them with `config`. */
 export function structLoggerWeigher(config: StructLoggerConfig): StepWeigher {

@@ -10,7 +10,7 @@ import type { StateOverrides } from '../chain/stateOverrides.js';
 import type { BlockOverrides } from '../execute/callBlock.js';
 import type { CallRequest } from '../execute/callTransaction.js';
 import { createStepBudget, stepCapError } from '../record/stepBudget.js';
-import type { RecordNeeds } from '../record/types.js';
+import type { RecordNeeds, StepCapPassed } from '../record/types.js';
 import type { RenderContext } from '../render/types.js';
 import type { Tracer } from './createTracer.js';
 import { needsOfRender, renderBlockTraces, renderRecord, type TraceRender } from './traceRender.js';
@@ -48,7 +48,7 @@ async function jobBlock(tracer: Tracer, blockHash: Uint8Array) {
 /** Runs `job` on `tracer`; returns one JSON text per call for `calls` jobs, else exactly one. */
 export async function runTraceJob(tracer: Tracer, job: TraceJob): Promise<string[]> {
   const budget = createStepBudget(tracer.stepCaps);
-  let advice: string | undefined;
+  let advice: Record<StepCapPassed, string> | undefined;
   const needsOf = (render: TraceRender): RecordNeeds => {
     const needs = needsOfRender(render, budget);
     advice ??= needs.steps?.bounds?.advice;

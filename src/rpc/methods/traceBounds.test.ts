@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnTracehook, type TracehookProcess } from '../../testing/spawnTracehook.js';
 
 const MIB = 1024 * 1024;
-const TIMEOUT_MAX_MS = 2500;
+const TIMEOUT_MAX_MS = 10_000;
 /** mstore(i, i) with i += 1024 until out of gas: memory grows by 1 KiB per 7 opcodes. */
 const MEMORY_GROWER = { address: '0x00000000000000000000000000000000000000a1', code: '0x60005b80805261040001600256' };
 /** mcopy(0, 0, 64 KiB) forever: every MCOPY writes 64 KiB that vmTrace shows in `mem`. */
@@ -54,7 +54,7 @@ describe('bounded traces over HTTP (one trace worker)', () => {
   const vmTraceCall = (to: string, gas: number) => call('trace_call', [{ from, to, gas: `0x${gas.toString(16)}` }, ['vmTrace'], 'latest', OVERRIDES]);
 
   beforeAll(async () => {
-    service = await spawnTracehook({ dataDir, args: ['--trace-workers', '1', '--trace-timeout-ms', '2000', '--trace-timeout-max-ms', String(TIMEOUT_MAX_MS), '--log-level', 'warn'] });
+    service = await spawnTracehook({ dataDir, args: ['--trace-workers', '1', '--trace-timeout-max-ms', String(TIMEOUT_MAX_MS), '--log-level', 'warn'] });
     from = ((await call('eth_accounts', [])).result as string[])[0]!;
   }, 60_000);
   afterAll(async () => {
@@ -119,13 +119,25 @@ describe('bounded traces over HTTP (one trace worker)', () => {
     expect(await vmTraceCall(SMALL.address, 100_000)).toEqual(small);
   }, 30_000);
 
+  it('error: a struct log of a long loop past --trace-max-steps is refused with bounded memory', async () => {
+    const pid = service.child.pid!;
+    const baseline = memoryOf(pid).rss;
+    resetPeak(pid);
+    // Even without stack or storage, 16 million steps once meant gigabytes of recorded steps.
+    const refused = await traceCall(LOOP.address, 50_000_000, { disableStack: true, disableStorage: true, timeout: '120s' });
+    expect(refused).toMatchObject({ error: { code: -32005, message: 'trace exceeds --trace-max-steps (1000000 steps): trace fewer steps with `limit`' } });
+    const grewBy = memoryOf(pid).peak - baseline;
+    expect(grewBy, `peak grew by ${Math.round(grewBy / MIB)} MiB`).toBeLessThan(320 * MIB);
+  }, 30_000);
+
   it('args: a timeout above --trace-timeout-max-ms runs with the cap', async () => {
     const started = performance.now();
-    const looping = await traceCall(LOOP.address, 50_000_000, { tracer: 'callTracer', timeout: '120s' });
+    // With the step listener on (`limit` keeps nothing), the loop's 50M gas takes far longer than the cap.
+    const looping = await traceCall(LOOP.address, 50_000_000, { limit: 1, timeout: '120s' });
     expect(looping).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: `execution timeout: exceeded ${TIMEOUT_MAX_MS} ms` } });
     expect(performance.now() - started).toBeLessThan(TIMEOUT_MAX_MS + 5000);
     // Beyond what a Node timer holds (2^31 ms): once this made the pool kill the worker at once.
     const huge = await traceCall(SMALL.address, 100_000, { tracer: 'callTracer', timeout: '600h' });
     expect(huge).toMatchObject({ result: { type: 'CALL', output: `0x${'2a'.padStart(64, '0')}` } });
-  }, 30_000);
+  }, 40_000);
 });
