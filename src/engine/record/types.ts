@@ -199,6 +199,8 @@ export interface ExecutionRecord {
   frameCode: Uint8Array[] | undefined;
   /** Hard fork the execution ran under (ethereumjs name). */
   hardfork: string;
+  /** Set when frame bounds of kind `drop` left some frames' input out: the record must not serve traces. */
+  incomplete?: true;
 }
 
 /** What a set of renderers needs recorded. Pay only for what was asked. */
@@ -207,7 +209,20 @@ export interface RecordNeeds {
   state: boolean;
   /** Opcode steps (struct logger, vmTrace). */
   steps: StepNeeds | undefined;
+  /** Bounds on the call data and return data the frames keep; absent = unbounded. */
+  frames?: FrameBounds;
 }
+
+/**
+ * A CALL can hand its callee the caller's whole memory for a few hundred gas, and every frame keeps
+ * a copy of its input, so frames need a bound of their own: a loop of calls with 1 MiB of input
+ * once meant gigabytes for a few million gas.
+ */
+export type FrameBounds =
+  /** Traces: each frame's data (as hex, plus the frame's own fields) is charged to the job's budget; past it the execution stops with the cap's error. */
+  | { kind: 'refuse'; budget: StepBudget; advice: Record<StepCapPassed, string> }
+  /** The miner and the follower, which must go on: past `maxBytes` of call data in one record, frames keep no more input and the record is marked incomplete. */
+  | { kind: 'drop'; maxBytes: number };
 
 export interface StepNeeds {
   stack: boolean;

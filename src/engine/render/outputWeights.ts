@@ -40,6 +40,12 @@ export const VM_TRACE_ADVICE = {
   bytes: 'vmTrace of this execution is too large: trace a smaller call, or ask for "trace" or "stateDiff" without "vmTrace"',
 } as const;
 
+/** What the client can change when the frames' own data (call input, return data) passes the cap. */
+export const FRAME_DATA_ADVICE = {
+  steps: 'trace a smaller call or transaction',
+  bytes: 'the input and return data of its calls are too large: trace a smaller call or transaction',
+} as const;
+
 /** Weighs struct log entries as `renderStructLogger` renders them with `config`. */
 export function structLoggerWeigher(config: StructLoggerConfig): StepWeigher {
   // geth repeats an account's whole storage view (every slot read or written so far) at each SLOAD/SSTORE.

@@ -51,11 +51,11 @@ export async function runTraceJob(tracer: Tracer, job: TraceJob): Promise<string
   let advice: Record<StepCapPassed, string> | undefined;
   const needsOf = (render: TraceRender): RecordNeeds => {
     const needs = needsOfRender(render, budget);
-    advice ??= needs.steps?.bounds?.advice;
+    advice ??= needs.steps?.bounds?.advice ?? (needs.frames?.kind === 'refuse' ? needs.frames.advice : undefined);
     return needs;
   };
   const texts = await runJobWith(tracer, job, needsOf);
-  // The recorder's count follows the renderers closely; this makes the cap exact.
+  // The recorder's count follows the step renderers closely (frames roughly); this makes the cap exact.
   if (advice !== undefined && texts.reduce((sum, text) => sum + text.length, 0) > budget.maxBytes) {
     throw stepCapError(budget, 'bytes', advice);
   }

@@ -17,9 +17,11 @@ const MEMORY_GROWER = { address: '0x00000000000000000000000000000000000000a1', c
 const MEMORY_WRITER = { address: '0x00000000000000000000000000000000000000a2', code: '0x5b62010000600060005e600056' };
 /** An infinite loop (JUMPDEST; PUSH1 0; JUMP). */
 const LOOP = { address: '0x00000000000000000000000000000000000000a3', code: '0x5b600056' };
+/** Expands memory to 1 MiB, then calls 0xaa with that whole MiB as input, forever (about 130 gas a call). */
+const INPUT_BOMB = { address: '0x00000000000000000000000000000000000000a5', code: '0x6000620fffff535b60006000621000006000600060aa5af150600756' };
 /** mstore(0, 42); return(0, 32): a small call with memory. */
 const SMALL = { address: '0x00000000000000000000000000000000000000a4', code: '0x602a60005260206000f3' };
-const OVERRIDES = Object.fromEntries([MEMORY_GROWER, MEMORY_WRITER, LOOP, SMALL].map((c) => [c.address, { code: c.code }]));
+const OVERRIDES = Object.fromEntries([MEMORY_GROWER, MEMORY_WRITER, LOOP, SMALL, INPUT_BOMB].map((c) => [c.address, { code: c.code }]));
 
 interface RpcAnswer {
   result?: unknown;
@@ -128,6 +130,39 @@ describe('bounded traces over HTTP (one trace worker)', () => {
     expect(refused).toMatchObject({ error: { code: -32005, message: 'trace exceeds --trace-max-steps (1000000 steps): trace fewer steps with `limit`' } });
     const grewBy = memoryOf(pid).peak - baseline;
     expect(grewBy, `peak grew by ${Math.round(grewBy / MIB)} MiB`).toBeLessThan(320 * MIB);
+  }, 30_000);
+
+  it('error: frames whose call data pass --trace-max-bytes are refused with bounded memory, in any format', async () => {
+    const pid = service.child.pid!;
+    const baseline = memoryOf(pid).rss;
+    resetPeak(pid);
+    // About 750 calls of 1 MiB input each: once 1.5 GB of callTracer JSON and an out-of-heap worker.
+    const refused = [
+      await traceCall(INPUT_BOMB.address, 2_300_000, { tracer: 'callTracer' }),
+      await call('trace_call', [{ from, to: INPUT_BOMB.address, gas: '0x231860' }, ['trace'], 'latest', OVERRIDES]),
+    ];
+    for (const answer of refused) {
+      expect(answer).toMatchObject({ error: { code: -32005, message: expect.stringContaining('trace output exceeds --trace-max-bytes') } });
+      expect(answer.error!.message).toContain('input and return data of its calls');
+    }
+    const grewBy = memoryOf(pid).peak - baseline;
+    expect(grewBy, `peak grew by ${Math.round(grewBy / MIB)} MiB`).toBeLessThan(320 * MIB);
+  }, 30_000);
+
+  it('behavior: mining such a transaction keeps memory bounded; its trace is refused, the chain goes on', async () => {
+    const pid = service.child.pid!;
+    expect((await call('anvil_setCode', [INPUT_BOMB.address, INPUT_BOMB.code])).error).toBeUndefined();
+    const baseline = memoryOf(pid).rss;
+    resetPeak(pid);
+    const sent = await call('eth_sendTransaction', [{ from, to: INPUT_BOMB.address, gas: '0x231860' }]);
+    const hash = sent.result as string;
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    // The miner and the webhook follower record this transaction's frames without the inputs past 64 MiB.
+    expect((await call('eth_getTransactionReceipt', [hash])).result).toMatchObject({ status: '0x0', gasUsed: '0x231860' });
+    expect(await call('debug_traceTransaction', [hash, { tracer: 'callTracer' }])).toMatchObject({ error: { code: -32005 } });
+    const grewBy = memoryOf(pid).peak - baseline;
+    expect(grewBy, `peak grew by ${Math.round(grewBy / MIB)} MiB`).toBeLessThan(320 * MIB);
+    expect((await call('eth_sendTransaction', [{ from, to: SMALL.address }])).error).toBeUndefined();
   }, 30_000);
 
   it('args: a timeout above --trace-timeout-max-ms runs with the cap', async () => {
