@@ -13,6 +13,8 @@ import type { RecordNeeds } from './types.js';
 const BOMB = '0x00000000000000000000000000000000000000a5';
 /** Expands memory to 1 MiB, then calls 0xaa with that MiB as input, forever. */
 const BOMB_CODE = '0x6000620fffff535b60006000621000006000600060aa5af150600756';
+/** The same through the identity precompile, which also returns the MiB (about 98k gas a call). */
+const IDENTITY_BOMB_CODE = '0x6000620fffff535b621000006000621000006000600060045af150600756';
 const MIB = 1024 * 1024;
 
 describe('frame bounds', () => {
@@ -27,10 +29,10 @@ describe('frame bounds', () => {
     await temp?.dispose();
   });
 
-  const record = async (needs: RecordNeeds) => {
+  const record = async (needs: RecordNeeds, code: `0x${string}` = BOMB_CODE, gas = 2_300_000n) => {
     const block = await tracer.requireBlock(undefined);
-    const call = { from: hexToBytes('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'), to: hexToBytes(BOMB), gas: 2_300_000n };
-    const stateOverrides: StateOverrides = new Map([[BOMB, { code: hexToBytes(BOMB_CODE) }]]);
+    const call = { from: hexToBytes('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'), to: hexToBytes(BOMB), gas };
+    const stateOverrides: StateOverrides = new Map([[BOMB, { code: hexToBytes(code) }]]);
     return (await tracer.recordCalls({ block, stateOverrides }, [{ call, needs }]))[0]!;
   };
 
@@ -47,5 +49,11 @@ describe('frame bounds', () => {
     expect(inputs.length).toBeGreaterThan(500);
     expect(inputs[0]).toBe(MIB);
     expect(inputs.slice(1).every((n) => n === 0)).toBe(true);
+    // Return data counts as well: the identity precompile's first MiB of output already passes the bound.
+    const identity = await record(MINED_RECORD_NEEDS, IDENTITY_BOMB_CODE, 3_000_000n);
+    expect(identity.incomplete).toBe(true);
+    const calls = identity.frames.slice(1);
+    expect(calls.length).toBeGreaterThan(5);
+    expect(calls.map((f) => [f.input.length, f.output.length])).toEqual([[MIB, 0], ...calls.slice(1).map(() => [0, 0])]);
   });
 });

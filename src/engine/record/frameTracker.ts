@@ -97,18 +97,19 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
   let keptBytes = 0;
   let dropped = false;
 
-  /** Charges `input` (of a new frame) and `outputLength`; returns the input to keep, or throws the cap's error. */
-  function charged(input: Uint8Array, outputLength: number, newFrame: boolean): Uint8Array {
-    if (!bounds) return input;
+  /** Charges a frame's input (`newFrame`) or output; returns the data to keep, or throws the cap's error. */
+  function charged(data: Uint8Array, newFrame: boolean): Uint8Array {
+    if (!bounds) return data;
     if (bounds.kind === 'refuse') {
       // Each byte renders as two hex digits.
-      const passed = bounds.budget.charge(0, (newFrame ? FRAME_JSON_BYTES : 0) + 2 * (input.length + outputLength));
+      const passed = bounds.budget.charge(0, (newFrame ? FRAME_JSON_BYTES : 0) + 2 * data.length);
       if (passed) throw stepCapError(bounds.budget, passed, bounds.advice);
-      return input;
+      return data;
     }
-    keptBytes += input.length + outputLength;
-    if (keptBytes > bounds.maxBytes && input.length > 0) dropped = true;
-    return dropped ? EMPTY : input;
+    if (data.length === 0) return data;
+    keptBytes += data.length;
+    if (keptBytes > bounds.maxBytes) dropped = true;
+    return dropped ? EMPTY : data;
   }
 
   const current = (): number => (open.length ? open[open.length - 1]!.index : -1);
@@ -150,7 +151,7 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         gas: message.gasLimit,
         gasUsed: 0n,
         // The EVM hands over a view into the caller's memory; keep a copy.
-        input: Uint8Array.from(charged(message.data, 0, true)),
+        input: Uint8Array.from(charged(message.data, true)),
         output: new Uint8Array(0),
         error: undefined,
         precompile: false,
@@ -171,8 +172,8 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         | undefined;
       frame.precompile = top.message.isCompiled === true;
       frame.gasUsed = exec.executionGasUsed;
-      frame.output = exec.returnValue ?? new Uint8Array(0);
-      charged(EMPTY, frame.output.length, false);
+      // A precompile (identity) can return a megabyte for a hundred thousand gas: outputs count too.
+      frame.output = charged(exec.returnValue ?? EMPTY, false);
       if (isCreate(frame.kind) && result.createdAddress) {
         frame.to = result.createdAddress.bytes;
         frame.contextAddress = result.createdAddress.bytes;
@@ -224,7 +225,7 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         value: p.value,
         gas: p.gas,
         gasUsed: 0n,
-        input: charged(p.readInput(), 0, true),
+        input: charged(p.readInput(), true),
         output: new Uint8Array(0),
         error,
         precompile: false,
