@@ -1,7 +1,8 @@
 // The recorder: attaches to one VM for one transaction and produces its ExecutionRecord. Message
 // events and the opcode probe are always on (they are cheap); state lookups only when a renderer
-// needs touched accounts; the per-opcode `step` listener only when a renderer needs steps. A step
-// budget that is spent stops the execution: the next step event throws its error out of the EVM.
+// needs touched accounts; the per-opcode `step` listener only when a renderer needs steps. A spent
+// budget stops the execution: the next step event (or frame, for frame data) throws its error out
+// of the EVM.
 import type { Block } from '@ethereumjs/block';
 import { Hardfork } from '@ethereumjs/common';
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';

@@ -1,8 +1,8 @@
 // One trace request as plain data (what crosses to a trace worker) and the function that runs it
 // on a Tracer: record once, render, and return the JSON text. The main thread builds jobs after
 // validation and block/state-root resolution; a worker (or the main thread itself, without a pool)
-// runs them with the same recorder and renderers. Step-level traces are charged to one budget per
-// job (the tracer's step caps) while they record, and their rendered text is checked against it.
+// runs them with the same recorder and renderers. Every job's frames and steps are charged to one
+// budget (the tracer's caps) while they record, and its rendered text is checked against it.
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { ResourceNotFoundError } from '../../rpc/errors.js';
 import { bytesToHex } from '../../rpc/hex.js';
