@@ -41,7 +41,7 @@ export const optionDefs = [
   { key: 'gasCap', arg: 'gas', kind: 'int', group: 'tracing', default: 50_000_000, description: 'gas cap of eth_call, eth_estimateGas and traced calls' },
   { key: 'traceTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'default timeout of one trace' },
   { key: 'traceTimeoutMaxMs', arg: 'ms', kind: 'int', group: 'tracing', default: 30_000, description: 'longest timeout a trace request may ask for (debug_trace* `timeout`); a longer one runs with this' },
-  { key: 'traceMaxBytes', arg: 'bytes', kind: 'int', group: 'tracing', default: 64 * 1024 * 1024, description: 'largest struct log or vmTrace answer, counted while it is recorded; a larger trace fails with -32005' },
+  { key: 'traceMaxBytes', arg: 'bytes', kind: 'int', group: 'tracing', default: 64 * 1024 * 1024, description: 'largest answer of one recorded trace (struct log and vmTrace steps and call frames\' data are counted while recording); a larger trace fails with -32005' },
   { key: 'traceMaxSteps', arg: 'n', kind: 'int', group: 'tracing', default: 1_000_000, description: 'most opcode steps one struct log or vmTrace request may record (a client\'s `limit` truncates first); more fail with -32005' },
   { key: 'traceWorkers', arg: 'n', kind: 'int', group: 'tracing', description: 'worker threads that run traces (default: CPU cores - 1, at least 1); 0 runs them on the main thread' },
   { key: 'traceQueueLimit', arg: 'n', kind: 'int', group: 'tracing', default: 256, description: 'traces that may wait for a trace worker; beyond it a trace fails at once with -32005 (retry later)' },
