@@ -43,6 +43,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ flags: { traceTimeoutMs: 60_000, traceTimeoutMaxMs: 60_000 }, env: {} }).traceTimeoutMs).toBe(60_000);
   });
 
+  it('error: trace caps a string or a timer cannot hold are refused', () => {
+    expect(() => loadConfig({ flags: { traceMaxBytes: 1024 ** 3 }, env: {} })).toThrow(/invalid option traceMaxBytes/);
+    expect(() => loadConfig({ flags: { traceTimeoutMaxMs: 2 ** 31 }, env: {} })).toThrow(/invalid option traceTimeoutMaxMs/);
+  });
+
   it('default: names derive from the key', () => {
     expect(envName('dataDir')).toBe('TRACEHOOK_DATA_DIR');
     expect(flagName('devApiKey')).toBe('--dev-api-key');

@@ -82,7 +82,8 @@ export const ServiceConfig = z.object({
   traceTimeoutMs: z.number().int().positive(),
   // Node timers overflow past 2^31-1 ms.
   traceTimeoutMaxMs: z.number().int().positive().max(2 ** 31 - 1),
-  traceMaxBytes: z.number().int().positive(),
+  // An answer is one JavaScript string, and V8's strings stop at about 512 MiB ("Invalid string length").
+  traceMaxBytes: z.number().int().positive().max(256 * 1024 * 1024),
   traceMaxSteps: z.number().int().positive(),
   traceWorkers: z.number().int().min(0).max(256).optional(),
   traceQueueLimit: z.number().int().min(1),
