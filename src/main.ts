@@ -104,13 +104,16 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // Traces, eth_call and eth_estimateGas run in worker threads (below the core count) so they
     // never hold the HTTP loop; without workers they run here under the same guard.
     const traceWorkers = config.traceWorkers ?? Math.max(1, availableParallelism() - 1);
-    const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap) };
+    // Struct logs and vmTrace are bounded per job: steps and output bytes counted while recording.
+    const stepCaps = { maxBytes: config.traceMaxBytes, maxSteps: config.traceMaxSteps };
+    const limits = { stepCaps, maxTimeoutMs: config.traceTimeoutMaxMs };
+    const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap), ...limits };
     const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
     if (pool) cleanups.push(() => pool.close());
     const runJob = pool && ((job: TraceJob, scope?: JobScope) => pool.run(job, scope));
     // What still executes here (the follower's replays of blocks whose records were not kept, or
     // everything without workers) yields every 5 ms, like the miner and in-process calls.
-    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, runJob, yieldEveryMs: 5 });
+    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, ...limits, runJob, yieldEveryMs: 5 });
     cleanups.push(async () => tracer.close());
     const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: config.callTimeoutMs });
     const table = createMethodTable(

@@ -38,6 +38,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ flags: { config: file }, env: {} })).toThrow('unknown option "prot"');
   });
 
+  it('error: a default trace timeout above the cap on trace timeouts is refused', () => {
+    expect(() => loadConfig({ flags: { traceTimeoutMs: 60_000 }, env: {} })).toThrow('invalid option traceTimeoutMs: traceTimeoutMs must not exceed traceTimeoutMaxMs');
+    expect(loadConfig({ flags: { traceTimeoutMs: 60_000, traceTimeoutMaxMs: 60_000 }, env: {} }).traceTimeoutMs).toBe(60_000);
+  });
+
+  it('error: trace caps a string or a timer cannot hold are refused', () => {
+    expect(() => loadConfig({ flags: { traceMaxBytes: 1024 ** 3 }, env: {} })).toThrow(/invalid option traceMaxBytes/);
+    expect(() => loadConfig({ flags: { traceTimeoutMaxMs: 2 ** 31 }, env: {} })).toThrow(/invalid option traceTimeoutMaxMs/);
+  });
+
   it('default: names derive from the key', () => {
     expect(envName('dataDir')).toBe('TRACEHOOK_DATA_DIR');
     expect(flagName('devApiKey')).toBe('--dev-api-key');

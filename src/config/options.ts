@@ -42,6 +42,9 @@ export const optionDefs = [
   { key: 'gasCap', arg: 'gas', kind: 'int', group: 'tracing', default: 50_000_000, description: 'gas cap of eth_call, eth_estimateGas and traced calls' },
   { key: 'traceTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'default timeout of one trace' },
   { key: 'callTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'time budget of one eth_call, or of one eth_estimateGas search; past it the call fails with -32000 execution timeout' },
+  { key: 'traceTimeoutMaxMs', arg: 'ms', kind: 'int', group: 'tracing', default: 30_000, description: 'longest timeout a trace request may ask for (debug_trace* `timeout`); a longer one runs with this' },
+  { key: 'traceMaxBytes', arg: 'bytes', kind: 'int', group: 'tracing', default: 64 * 1024 * 1024, description: 'largest answer of one recorded trace (struct log and vmTrace steps and call frames\' data are counted while recording); a larger trace fails with -32005' },
+  { key: 'traceMaxSteps', arg: 'n', kind: 'int', group: 'tracing', default: 1_000_000, description: 'most opcode steps one struct log or vmTrace request may record (a client\'s `limit` truncates first); more fail with -32005' },
   { key: 'traceWorkers', arg: 'n', kind: 'int', group: 'tracing', description: 'worker threads that run traces, eth_call and eth_estimateGas (default: CPU cores - 1, at least 1); 0 runs them on the main thread' },
   { key: 'traceQueueLimit', arg: 'n', kind: 'int', group: 'tracing', default: 4096, description: 'traces and calls that may wait for a trace worker, queued per API key and served in turn (so a deep queue delays no other key); one key holds at most max(8, limit / keys waiting); beyond it -32005 at once (retry later)' },
   { key: 'minedTraceMemoryMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (estimated MiB) for call frames and logs recorded while mining, so the first trace of a mined transaction renders without a replay; 0 disables' },
@@ -81,7 +84,12 @@ export const ServiceConfig = z.object({
   coinbase: z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: 'coinbase must be a 20-byte hex address' }),
   gasCap: z.number().int().positive(),
   traceTimeoutMs: z.number().int().positive(),
-  callTimeoutMs: z.number().int().positive(),
+  // Node timers overflow past 2^31-1 ms.
+  callTimeoutMs: z.number().int().positive().max(2 ** 31 - 1),
+  traceTimeoutMaxMs: z.number().int().positive().max(2 ** 31 - 1),
+  // An answer is one JavaScript string, and V8's strings stop at about 512 MiB ("Invalid string length").
+  traceMaxBytes: z.number().int().positive().max(256 * 1024 * 1024),
+  traceMaxSteps: z.number().int().positive(),
   traceWorkers: z.number().int().min(0).max(256).optional(),
   traceQueueLimit: z.number().int().min(1),
   minedTraceMemoryMb: z.number().int().min(0),
@@ -95,7 +103,7 @@ export const ServiceConfig = z.object({
   webhookTier: z.enum(['free', 'payg', 'enterprise']),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
-});
+}).refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 
 /** Initial dev-account balance in wei. */

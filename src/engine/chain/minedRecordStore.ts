@@ -7,8 +7,13 @@ import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import type { HeadEvent } from './types.js';
 
-/** What the miner records: frames and logs, no state, no steps (the cheap opcode hook only). */
-export const MINED_RECORD_NEEDS: RecordNeeds = { state: false, steps: undefined };
+/**
+ * What the miner records: frames and logs, no state, no steps (the cheap opcode hook only). Past
+ * 1 MiB of call data in one transaction (calls can pass their caller's whole memory for little
+ * gas) frames keep no more input and the record is not kept: its traces replay in a worker under
+ * their caps, rather than render megabytes of hex on the main thread.
+ */
+export const MINED_RECORD_NEEDS: RecordNeeds = { state: false, steps: undefined, frames: { kind: 'drop', maxBytes: 1024 * 1024 } };
 
 /** A mined transaction's record and the block it was recorded in. */
 export interface MinedRecord {
@@ -105,7 +110,7 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
     const key = bytesToUnprefixedHex(blockHash);
     removeBlock(key);
     const size = records.reduce((sum, r) => sum + estimateRecordBytes(r), 0);
-    if (records.length === 0 || size > maxBytes) return;
+    if (records.length === 0 || size > maxBytes || records.some((r) => r.incomplete)) return;
     while (bytes + size > maxBytes) {
       const oldest = blocks.keys().next().value as string;
       removeBlock(oldest);

@@ -1,6 +1,8 @@
 // The recorder: attaches to one VM for one transaction and produces its ExecutionRecord. Message
 // events and the opcode probe are always on (they are cheap); state lookups only when a renderer
-// needs touched accounts; the per-opcode `step` listener only when a renderer needs steps.
+// needs touched accounts; the per-opcode `step` listener only when a renderer needs steps. A spent
+// budget stops the execution: the next step event (or frame, for frame data) throws its error out
+// of the EVM.
 import type { Block } from '@ethereumjs/block';
 import { Hardfork } from '@ethereumjs/common';
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
@@ -51,7 +53,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
   const sm = vm.stateManager;
   const prague = common.isActivatedEIP(7702);
   const pairingGas = common.gteHardfork(Hardfork.Byzantium) ? { base: common.param('bn254PairingGas'), perPair: common.param('bn254PairingWordGas') } : undefined;
-  const frames = createFrameTracker({ frontier: !common.gteHardfork(Hardfork.Homestead), pairingGas });
+  const frames = createFrameTracker({ frontier: !common.gteHardfork(Hardfork.Homestead), pairingGas, bounds: needs.frames });
   // EIP-2200's sentry applies from Istanbul on (Constantinople's EIP-1283 had none).
   const sentryGas = common.gteHardfork(Hardfork.Istanbul) ? common.param('sstoreSentryEIP2200Gas') : undefined;
   const state = needs.state ? createStateTracker(sm) : undefined;
@@ -74,6 +76,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
     const frame = frames.frames[index];
     if (!frame || !steps) return;
     frameCode[index] = message?.code instanceof Uint8Array ? message.code : new Uint8Array(0);
+    steps.onFrameCode(frameCode[index]);
     const exec = result.execResult;
     const runState = exec.runState as { stack?: { getStack(): bigint[] }; memory?: { _store: Uint8Array } } | undefined;
     const error = frame.error;
@@ -88,6 +91,9 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
   };
 
   const onStep = (event: InterpreterStep, resolve?: (result?: unknown) => void): void => {
+    // Thrown synchronously, the error rejects the EVM's step emit and ends the run (like a timeout).
+    const refused = steps!.refusal();
+    if (refused) throw refused;
     void steps!.onStep(event, frames.current()).then(() => resolve?.(), () => resolve?.());
   };
 
@@ -140,6 +146,9 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
     async finish(result) {
       detach();
       if (!tx || !block) throw new Error('recorder finished before it started');
+      // The last steps (or frame ends) may have spent the budget with no step left to throw it.
+      const refused = steps?.refusal();
+      if (refused) throw refused;
       if (state) await state.finish();
       const root = frames.frames[0];
       return {
@@ -162,6 +171,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
         steps: steps?.steps,
         frameCode: steps ? frameCode : undefined,
         hardfork: common.hardfork(),
+        ...(frames.incomplete() ? { incomplete: true as const } : {}),
       };
     },
 

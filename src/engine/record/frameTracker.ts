@@ -1,11 +1,13 @@
 // Builds the frame arena from ethereumjs's message events plus the opcode probe: message events
 // give every frame that ran; the probe supplies what messages cannot (which opcode opened a frame,
 // calls that failed their pre-checks and never produced a message, SELFDESTRUCT, logs with their
-// position among a frame's children).
+// position among a frame's children). Under frame bounds it charges each frame's data as it keeps
+// it, and past them refuses the execution (traces) or keeps no more input (miner, follower).
 import type { EVMResult, Message } from '@ethereumjs/evm';
 import { EVMError } from '@ethereumjs/evm';
 import { type PairingGas, classifyHalt, isPairingPrecompile, pairingHalt } from './frameError.js';
-import type { FrameError, FrameKind, RecordedFrame, RecordedLog } from './types.js';
+import { stepCapError } from './stepBudget.js';
+import type { FrameBounds, FrameError, FrameKind, RecordedFrame, RecordedLog } from './types.js';
 
 /** What a CALL-or-CREATE probe saw just before the real handler ran. */
 export interface PendingOpcodeFrame {
@@ -41,6 +43,8 @@ export interface FrameTrackerOptions {
   frontier: boolean;
   /** BN254 pairing prices, from Byzantium on (a failed pairing call is classified as geth does). */
   pairingGas?: PairingGas;
+  /** Bounds on the frames' call data and return data (see FrameBounds). */
+  bounds?: FrameBounds;
 }
 
 export interface FrameTracker {
@@ -61,7 +65,13 @@ export interface FrameTracker {
   /** geth would fail the current frame's next op for gas before refusing it (static write, RETURNDATACOPY bounds). */
   markGasFirstFailure(kind: 'outOfGas' | 'reentrancySentry'): void;
   log(address: Uint8Array, topics: Uint8Array[], data: Uint8Array): void;
+  /** Some frame's input was left out (frame bounds of kind `drop`). */
+  incomplete(): boolean;
 }
+
+const EMPTY = new Uint8Array(0);
+/** A rendered frame's own fields (addresses, gas, value, type) besides its data, in bytes of JSON. */
+const FRAME_JSON_BYTES = 160;
 
 const M = EVMError.errorMessages;
 
@@ -83,6 +93,24 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
   const open: OpenFrame[] = [];
   let pending: PendingOpcodeFrame | undefined;
   let aliveLogs = 0;
+  const bounds = options.bounds;
+  let keptBytes = 0;
+  let dropped = false;
+
+  /** Charges a frame's input (`newFrame`) or output; returns the data to keep, or throws the cap's error. */
+  function charged(data: Uint8Array, newFrame: boolean): Uint8Array {
+    if (!bounds) return data;
+    if (bounds.kind === 'refuse') {
+      // Each byte renders as two hex digits.
+      const passed = bounds.budget.charge(0, (newFrame ? FRAME_JSON_BYTES : 0) + 2 * data.length);
+      if (passed) throw stepCapError(bounds.budget, passed, bounds.advice);
+      return data;
+    }
+    if (data.length === 0) return data;
+    keptBytes += data.length;
+    if (keptBytes > bounds.maxBytes) dropped = true;
+    return dropped ? EMPTY : data;
+  }
 
   const current = (): number => (open.length ? open[open.length - 1]!.index : -1);
 
@@ -123,7 +151,7 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         gas: message.gasLimit,
         gasUsed: 0n,
         // The EVM hands over a view into the caller's memory; keep a copy.
-        input: Uint8Array.from(message.data),
+        input: Uint8Array.from(charged(message.data, true)),
         output: new Uint8Array(0),
         error: undefined,
         precompile: false,
@@ -144,7 +172,8 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         | undefined;
       frame.precompile = top.message.isCompiled === true;
       frame.gasUsed = exec.executionGasUsed;
-      frame.output = exec.returnValue ?? new Uint8Array(0);
+      // A precompile (identity) can return a megabyte for a hundred thousand gas: outputs count too.
+      frame.output = charged(exec.returnValue ?? EMPTY, false);
       if (isCreate(frame.kind) && result.createdAddress) {
         frame.to = result.createdAddress.bytes;
         frame.contextAddress = result.createdAddress.bytes;
@@ -196,7 +225,7 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         value: p.value,
         gas: p.gas,
         gasUsed: 0n,
-        input: p.readInput(),
+        input: charged(p.readInput(), true),
         output: new Uint8Array(0),
         error,
         precompile: false,
@@ -246,5 +275,7 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
       logs.push({ frame, address, topics, data, position: frames[frame]!.children.length, indexInTx: aliveLogs++ });
       frames[frame]!.logs.push(index);
     },
+
+    incomplete: () => dropped,
   };
 }

@@ -1,10 +1,13 @@
 // Records opcode steps from the EVM's `step` event, only for renderers that need them (struct
 // logger, Parity vmTrace). For vmTrace it also records what each opcode left behind, which the
 // event does not report: that is read from the next step of the same frame (or the frame's end).
+// Under server bounds it charges each step and its output weight to the job's budget as it records,
+// and keeps the refusal once the budget is spent (the recorder throws it into the EVM).
 import type { InterpreterStep } from '@ethereumjs/evm';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
 import { OP, opcodePushes } from './opcodeInfo.js';
+import { stepCapError } from './stepBudget.js';
 import type { FrameError, RecordedStep, StepEffect, StepNeeds } from './types.js';
 
 export interface StepTracker {
@@ -17,6 +20,10 @@ export interface StepTracker {
   onFrameEnd(frame: number, parent: number, end: FrameEnd): void;
   /** A CALL-or-CREATE that never started empties the return buffer. */
   onCallNeverStarted(frame: number): void;
+  /** A frame's code was recorded (vmTrace renders it). */
+  onFrameCode(code: Uint8Array): void;
+  /** The error that stops the recording once the budget is spent, else undefined. */
+  refusal(): Error | undefined;
 }
 
 export interface FrameEnd {
@@ -92,6 +99,18 @@ export function createStepTracker(needs: StepNeeds, stateManager: StateManagerIn
   const lastStepByFrame = new Map<number, RecordedStep>();
   const returnDataByFrame = new Map<number, Uint8Array>();
   let limited = false;
+  const budget = needs.bounds?.budget;
+  const weigher = needs.bounds?.weigher();
+  let refused: Error | undefined;
+  /** Charges the budget; once a cap is passed, keeps the refusal (and reports it). */
+  const charge = (steps: number, bytes: number): boolean => {
+    const passed = budget!.charge(steps, bytes);
+    if (passed) refused ??= stepCapError(budget!, passed, needs.bounds!.advice);
+    return passed !== undefined;
+  };
+  const chargeEffect = (effect: StepEffect | undefined): void => {
+    if (weigher && effect && !refused) charge(0, weigher.effect(effect));
+  };
 
   return {
     steps,
@@ -100,9 +119,10 @@ export function createStepTracker(needs: StepNeeds, stateManager: StateManagerIn
       const pending = pendingByFrame.get(frame);
       if (pending && needs.effects) {
         pending.step.after = effectFrom(pending, event.gasLeft, event.stack, event.memory);
+        chargeEffect(pending.step.after);
         pendingByFrame.delete(frame);
       }
-      if (limited) return;
+      if (limited || refused) return;
       if (needs.limit > 0 && steps.length >= needs.limit) {
         limited = true;
         return;
@@ -128,6 +148,8 @@ export function createStepTracker(needs: StepNeeds, stateManager: StateManagerIn
             : bytesToBigInt(await stateManager.getStorage(event.address, setLengthLeft(bigIntToBytes(key), 32)));
         step.storageWrite = { key, value };
       }
+      // Past a cap the step is not kept: the recording stops and is dropped with the refused trace.
+      if (weigher && charge(1, weigher.step(step, step.storageWrite ? event.address.toString() : ''))) return;
       steps.push(step);
       lastStepByFrame.set(frame, step);
       if (needs.effects) pendingByFrame.set(frame, { step, stack: event.stack });
@@ -148,6 +170,7 @@ export function createStepTracker(needs: StepNeeds, stateManager: StateManagerIn
       const pending = pendingByFrame.get(frame);
       if (pending) {
         pending.step.after = end.haltedAtLastStep ? undefined : effectFrom(pending, end.gasLeft, end.stack, end.memory);
+        chargeEffect(pending.step.after);
         pendingByFrame.delete(frame);
       }
       const last = lastStepByFrame.get(frame);
@@ -161,5 +184,11 @@ export function createStepTracker(needs: StepNeeds, stateManager: StateManagerIn
     onCallNeverStarted(frame) {
       returnDataByFrame.set(frame, EMPTY);
     },
+
+    onFrameCode(code) {
+      if (weigher && !refused) charge(0, weigher.frameCode(code));
+    },
+
+    refusal: () => refused,
   };
 }

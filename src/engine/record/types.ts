@@ -199,6 +199,8 @@ export interface ExecutionRecord {
   frameCode: Uint8Array[] | undefined;
   /** Hard fork the execution ran under (ethereumjs name). */
   hardfork: string;
+  /** Set when frame bounds of kind `drop` left some frames' input out: the record must not serve traces. */
+  incomplete?: true;
 }
 
 /** What a set of renderers needs recorded. Pay only for what was asked. */
@@ -207,7 +209,20 @@ export interface RecordNeeds {
   state: boolean;
   /** Opcode steps (struct logger, vmTrace). */
   steps: StepNeeds | undefined;
+  /** Bounds on the call data and return data the frames keep; absent = unbounded. */
+  frames?: FrameBounds;
 }
+
+/**
+ * A CALL can hand its callee the caller's whole memory for a few hundred gas, and every frame keeps
+ * a copy of its input, so frames need a bound of their own: a loop of calls with 1 MiB of input
+ * once meant gigabytes for a few million gas.
+ */
+export type FrameBounds =
+  /** Traces: each frame's data (as hex, plus the frame's own fields) is charged to the job's budget; past it the execution stops with the cap's error. */
+  | { kind: 'refuse'; budget: StepBudget; advice: Record<StepCapPassed, string> }
+  /** The miner and the follower, which must go on: past `maxBytes` of call data in one record, frames keep no more input and the record is marked incomplete. */
+  | { kind: 'drop'; maxBytes: number };
 
 export interface StepNeeds {
   stack: boolean;
@@ -218,4 +233,40 @@ export interface StepNeeds {
   effects: boolean;
   /** Stop recording steps after this many (0 = no limit); execution continues. */
   limit: number;
+  /** Server-side bounds on what the steps may cost; absent = unbounded (tests, conformance runs). */
+  bounds?: StepBounds;
+}
+
+/**
+ * Weighs recorded steps in bytes of the output they will render to. One per output format (the
+ * renderers know their formats, see render/outputWeights.ts) and per recording (it may keep state,
+ * such as the struct logger's per-account storage view).
+ */
+export interface StepWeigher {
+  /** A step as recorded (stack, memory, return data, storage view); `storageOwner` is the account SLOAD/SSTORE touch, as hex. */
+  step(step: RecordedStep, storageOwner: string): number;
+  /** What an opcode left behind (vmTrace `ex`). */
+  effect(effect: StepEffect): number;
+  /** A frame's code (vmTrace renders it). */
+  frameCode(code: Uint8Array): number;
+}
+
+/** A job's step budget (shared by every recording of the job) and how its output is weighed. */
+export interface StepBounds {
+  budget: StepBudget;
+  /** A fresh weigher for one recording (a transaction or call). */
+  weigher(): StepWeigher;
+  /** How the client can ask for less, for the refusal's message, by the cap passed. */
+  advice: Record<StepCapPassed, string>;
+}
+
+/** Which cap a job passed. */
+export type StepCapPassed = 'steps' | 'bytes';
+
+/** Steps and output bytes one job may record; see record/stepBudget.ts. */
+export interface StepBudget {
+  readonly maxSteps: number;
+  readonly maxBytes: number;
+  /** Counts recorded steps and output bytes; returns the cap the job has passed, if any (and from then on). */
+  charge(steps: number, bytes: number): StepCapPassed | undefined;
 }

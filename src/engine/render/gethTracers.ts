@@ -1,10 +1,11 @@
 // The geth tracer catalogue: a tracer request (name + config, as validated by the RPC schema) →
 // what must be recorded, and the pure rendering of a record. Used by debug_trace* and by the
 // conformance runner alike.
-import type { ExecutionRecord, RecordNeeds, StepNeeds } from '../record/types.js';
+import type { ExecutionRecord, RecordNeeds, StepBudget, StepNeeds } from '../record/types.js';
 import { renderCallTracer, type CallTracerConfig } from './callTracer.js';
 import { renderFlatCallTracer, type FlatCallTracerConfig } from './flatCallTracer.js';
 import { renderFourByteTracer } from './fourByteTracer.js';
+import { STRUCT_LOG_ADVICE, structLoggerWeigher } from './outputWeights.js';
 import { renderNoopTracer } from './noopTracer.js';
 import { renderPrestateTracer, type PrestateTracerConfig } from './prestateTracer.js';
 import { renderStructLogger, type StructLoggerConfig } from './structLogger.js';
@@ -30,6 +31,7 @@ function mergeSteps(a: StepNeeds | undefined, b: StepNeeds | undefined): StepNee
     storage: a.storage || b.storage,
     effects: a.effects || b.effects,
     limit: a.limit === 0 || b.limit === 0 ? 0 : Math.max(a.limit, b.limit),
+    bounds: a.bounds ?? b.bounds,
   };
 }
 
@@ -38,8 +40,11 @@ export function mergeNeeds(a: RecordNeeds, b: RecordNeeds): RecordNeeds {
   return { state: a.state || b.state, steps: mergeSteps(a.steps, b.steps) };
 }
 
-/** What a tracer needs recorded: frames always; state for prestate; steps for the struct logger. */
-export function needsOfGethTracer(request: GethTracerRequest): RecordNeeds {
+/**
+ * What a tracer needs recorded: frames always; state for prestate; steps for the struct logger,
+ * charged to `budget` (the job's server-side caps) when one is given.
+ */
+export function needsOfGethTracer(request: GethTracerRequest, budget?: StepBudget): RecordNeeds {
   switch (request.tracer) {
     case 'prestateTracer':
       return { state: true, steps: undefined };
@@ -53,10 +58,11 @@ export function needsOfGethTracer(request: GethTracerRequest): RecordNeeds {
           storage: !request.config.disableStorage,
           effects: false,
           limit: request.config.limit ?? 0,
+          bounds: budget && { budget, weigher: () => structLoggerWeigher(request.config), advice: STRUCT_LOG_ADVICE },
         },
       };
     case 'muxTracer':
-      return Object.values(request.config).reduce<RecordNeeds>((acc, sub) => mergeNeeds(acc, needsOfGethTracer(sub)), {
+      return Object.values(request.config).reduce<RecordNeeds>((acc, sub) => mergeNeeds(acc, needsOfGethTracer(sub, budget)), {
         state: false,
         steps: undefined,
       });

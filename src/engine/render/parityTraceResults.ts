@@ -1,7 +1,8 @@
 // The Parity `trace_call`/`trace_replay*` result object: `output` plus each requested trace type,
 // unrequested ones as `trace: []`, `stateDiff: null`, `vmTrace: null` (OpenEthereum TraceResults).
 import { bytesToHex } from '../../rpc/hex.js';
-import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
+import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
+import { VM_TRACE_ADVICE, vmTraceWeigher } from './outputWeights.js';
 import { renderParityStateDiff } from './parityStateDiff.js';
 import { renderParityTrace, type ParityStyle } from './parityTrace.js';
 import { renderParityVmTrace } from './parityVmTrace.js';
@@ -9,12 +10,17 @@ import type { Json, RenderContext } from './types.js';
 
 export type ParityTraceType = 'trace' | 'stateDiff' | 'vmTrace';
 
-/** What the requested trace types need recorded. */
-export function needsOfParityTraceTypes(types: readonly ParityTraceType[]): RecordNeeds {
+/**
+ * What the requested trace types need recorded; vmTrace's steps are charged to `budget` (the
+ * job's server-side caps) when one is given. vmTrace renders only what each opcode left behind,
+ * which the recorder reads from the next step: it keeps no stack or memory copy per step.
+ */
+export function needsOfParityTraceTypes(types: readonly ParityTraceType[], budget?: StepBudget): RecordNeeds {
   const vmTrace = types.includes('vmTrace');
+  const bounds = budget && { budget, weigher: vmTraceWeigher, advice: VM_TRACE_ADVICE };
   return {
     state: types.includes('stateDiff'),
-    steps: vmTrace ? { stack: true, memory: true, returnData: false, storage: false, effects: true, limit: 0 } : undefined,
+    steps: vmTrace ? { stack: false, memory: false, returnData: false, storage: false, effects: true, limit: 0, bounds } : undefined,
   };
 }
 

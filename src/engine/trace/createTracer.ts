@@ -18,6 +18,7 @@ import type { ExecutionGuardOptions } from '../execute/executionGuard.js';
 import { replayBlock } from '../execute/replayBlock.js';
 import { runRecordedCall } from '../execute/runCall.js';
 import { runRecordedTransaction } from '../execute/runTransaction.js';
+import { DEFAULT_STEP_CAPS, type StepCaps } from '../record/stepBudget.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import type { RenderContext } from '../render/types.js';
 import { RawJson } from '../../rpc/rawJson.js';
@@ -32,6 +33,10 @@ export interface TracerOptions {
   gasCap?: bigint;
   /** Default per-request execution timeout, ms (default 5000). */
   timeoutMs?: number;
+  /** Longest timeout a request may ask for, ms: a longer one gets this (default 30,000). */
+  maxTimeoutMs?: number;
+  /** Caps on steps and output bytes of struct logs and vmTrace, per trace job (default DEFAULT_STEP_CAPS). */
+  stepCaps?: StepCaps;
   /** State root to run calls on at `block` (default `chain.stateRootAt`: the head's working root after dev setters). */
   stateRootAt?: (block: Block) => Promise<Uint8Array>;
   cache?: RenderedTraceCache;
@@ -85,6 +90,8 @@ export interface CallTarget {
 export interface Tracer {
   readonly chain: ChainView;
   readonly gasCap: bigint;
+  /** The caps trace jobs run under (see runTraceJob). */
+  readonly stepCaps: StepCaps;
   readonly cache: RenderedTraceCache;
   /** The block `id` names, or an RPC error (-32602 past the head, -32001 unknown hash). */
   requireBlock(id: BlockId | undefined): Promise<Block>;
@@ -152,11 +159,17 @@ function contextFor(block: Block, tx: TypedTransaction, index: number, logIndexO
   };
 }
 
+/** Default of `TracerOptions.maxTimeoutMs` (and of --trace-timeout-max-ms). */
+export const DEFAULT_MAX_TIMEOUT_MS = 30_000;
+
 /** Creates the tracer over `options.chain`. */
 export function createTracer(options: TracerOptions): Tracer {
   const { chain } = options;
   const gasCap = options.gasCap ?? 50_000_000n;
-  const defaultTimeoutMs = options.timeoutMs ?? 5000;
+  const maxTimeoutMs = options.maxTimeoutMs ?? DEFAULT_MAX_TIMEOUT_MS;
+  const defaultTimeoutMs = Math.min(options.timeoutMs ?? 5000, maxTimeoutMs);
+  /** The timeout in force: the request's (or the default), never above the cap. */
+  const timeoutFor = (requested: number | undefined): number => Math.min(requested ?? defaultTimeoutMs, maxTimeoutMs);
   const now = options.now ?? (() => performance.now());
   const yieldEveryMs = options.yieldEveryMs ?? 20;
   const cache = options.cache ?? createRenderedTraceCache();
@@ -209,7 +222,8 @@ export function createTracer(options: TracerOptions): Tracer {
     return { ...found, context: contextFor(found.block, found.tx, found.index, offset) };
   }
 
-  function guard(timeoutMs = defaultTimeoutMs, signal?: AbortSignal): ExecutionGuardOptions & { timeoutMs: number } {
+  function guard(requestedMs?: number, signal?: AbortSignal): ExecutionGuardOptions & { timeoutMs: number } {
+    const timeoutMs = timeoutFor(requestedMs);
     return { deadlineMs: now() + timeoutMs, yieldEveryMs, now, timeoutMs, signal };
   }
 
@@ -271,6 +285,7 @@ export function createTracer(options: TracerOptions): Tracer {
   const tracer: Tracer = {
     chain,
     gasCap,
+    stepCaps: options.stepCaps ?? DEFAULT_STEP_CAPS,
     cache,
 
     async requireBlock(id) {
@@ -327,28 +342,29 @@ export function createTracer(options: TracerOptions): Tracer {
       return withScratchVm(stateRoot ?? (await stateRootAt(block)), (vm) => runRecordedTransaction({ vm, tx, block, guard: guard(timeoutMs, signal) }, needs));
     },
 
-    async traceTransaction(mined, render, timeoutMs = defaultTimeoutMs, scope) {
+    async traceTransaction(mined, render, requestedMs, scope) {
       const kept = minedRecordOf(mined.block, mined.tx, needsOfRender(render));
       if (kept) return new RawJson(JSON.stringify(renderRecord(kept, render, mined.context)));
-      const job: TraceJob = { kind: 'transaction', blockHash: mined.block.hash(), index: mined.index, context: mined.context, render, timeoutMs };
+      const job: TraceJob = { kind: 'transaction', blockHash: mined.block.hash(), index: mined.index, context: mined.context, render, timeoutMs: timeoutFor(requestedMs) };
       return new RawJson((await runJob(job, scope))[0]!);
     },
 
-    async traceBlock(block, render, timeoutMs = defaultTimeoutMs, scope) {
+    async traceBlock(block, render, requestedMs, scope) {
       const kept = block.transactions.length > 0 ? await minedBlockTraces(block, needsOfRender(render)) : undefined;
       if (kept) return new RawJson(JSON.stringify(renderBlockTraces(kept, render)));
-      return new RawJson((await runJob({ kind: 'block', blockHash: block.hash(), render, timeoutMs }, scope))[0]!);
+      return new RawJson((await runJob({ kind: 'block', blockHash: block.hash(), render, timeoutMs: timeoutFor(requestedMs) }, scope))[0]!);
     },
 
-    async traceCalls(target, calls, timeoutMs = defaultTimeoutMs, scope) {
+    async traceCalls(target, calls, requestedMs, scope) {
+      const timeoutMs = timeoutFor(requestedMs);
       const { block, txIndex, stateOverrides, blockOverrides } = target;
       const stateRoot = target.stateRoot ?? (await stateRootAt(block));
       const texts = await runJob({ kind: 'calls', blockHash: block.hash(), stateRoot, txIndex, stateOverrides, blockOverrides, calls, timeoutMs }, scope);
       return texts.map((text) => new RawJson(text));
     },
 
-    async traceRawTransaction(block, tx, render, timeoutMs = defaultTimeoutMs, scope) {
-      const job: TraceJob = { kind: 'rawTransaction', blockHash: block.hash(), stateRoot: await stateRootAt(block), tx: tx.serialize(), render, timeoutMs };
+    async traceRawTransaction(block, tx, render, requestedMs, scope) {
+      const job: TraceJob = { kind: 'rawTransaction', blockHash: block.hash(), stateRoot: await stateRootAt(block), tx: tx.serialize(), render, timeoutMs: timeoutFor(requestedMs) };
       return new RawJson((await runJob(job, scope))[0]!);
     },
 

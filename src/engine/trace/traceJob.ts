@@ -2,7 +2,9 @@
 // on a Tracer: record once, render, and return the JSON text. The main thread builds jobs after
 // validation and block/state-root resolution; a worker (or the main thread itself, without a pool)
 // runs them with the same recorder and renderers. eth_call / eth_estimateGas run here too (jobs
-// `ethCall` and `estimateGas`), so no execution a request can start holds the main thread.
+// `ethCall` and `estimateGas`), so no execution a request can start holds the main thread. Every
+// job's frames and steps are charged to one budget (the tracer's caps) while they record, and its
+// rendered text is checked against it.
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { InternalError, ResourceNotFoundError } from '../../rpc/errors.js';
 import { bytesToHex, quantityToHex } from '../../rpc/hex.js';
@@ -12,6 +14,8 @@ import type { StateOverrides } from '../chain/stateOverrides.js';
 import type { TransactionRequest } from '../chain/transactionRequest.js';
 import type { BlockOverrides } from '../execute/callBlock.js';
 import type { CallRequest } from '../execute/callTransaction.js';
+import { createStepBudget, stepCapError } from '../record/stepBudget.js';
+import type { RecordNeeds, StepCapPassed } from '../record/types.js';
 import type { RenderContext } from '../render/types.js';
 import type { Tracer } from './createTracer.js';
 import { needsOfRender, renderBlockTraces, renderRecord, type TraceRender } from './traceRender.js';
@@ -71,6 +75,22 @@ async function jobBlock(tracer: Tracer, blockHash: Uint8Array) {
 
 /** Runs `job` on `tracer`; returns one JSON text per call for `calls` jobs, else exactly one. */
 export async function runTraceJob(tracer: Tracer, job: TraceJob, options: RunJobOptions = {}): Promise<string[]> {
+  const budget = createStepBudget(tracer.stepCaps);
+  let advice: Record<StepCapPassed, string> | undefined;
+  const needsOf = (render: TraceRender): RecordNeeds => {
+    const needs = needsOfRender(render, budget);
+    advice ??= needs.steps?.bounds?.advice ?? (needs.frames?.kind === 'refuse' ? needs.frames.advice : undefined);
+    return needs;
+  };
+  const texts = await runJobWith(tracer, job, needsOf, options);
+  // The recorder's count follows the step renderers closely (frames roughly); this makes the cap exact.
+  if (advice !== undefined && texts.reduce((sum, text) => sum + text.length, 0) > budget.maxBytes) {
+    throw stepCapError(budget, 'bytes', advice);
+  }
+  return texts;
+}
+
+async function runJobWith(tracer: Tracer, job: TraceJob, needsOfRender: (render: TraceRender) => RecordNeeds, options: RunJobOptions): Promise<string[]> {
   const block = await jobBlock(tracer, job.blockHash);
   const { signal } = options;
   switch (job.kind) {

@@ -4,8 +4,9 @@
 import { type GethTracerRequest, needsOfGethTracer, renderGethTracer } from '../render/gethTracers.js';
 import { renderParityTrace } from '../render/parityTrace.js';
 import { needsOfParityTraceTypes, renderParityTraceResults, type ParityTraceType } from '../render/parityTraceResults.js';
+import { FRAME_DATA_ADVICE } from '../render/outputWeights.js';
 import type { Json, RenderContext } from '../render/types.js';
-import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
+import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
 import { bytesToHex } from '../../rpc/hex.js';
 import type { BlockTrace } from './createTracer.js';
 
@@ -17,11 +18,15 @@ export type TraceRender =
   /** `{output, stateDiff, trace, vmTrace}` of trace_call / trace_replay*. */
   | { format: 'parityResults'; types: ParityTraceType[] };
 
-/** What the recorder must collect for `render`. */
-export function needsOfRender(render: TraceRender): RecordNeeds {
-  if (render.format === 'geth') return needsOfGethTracer(render.request);
-  if (render.format === 'parityTrace') return { state: false, steps: undefined };
-  return needsOfParityTraceTypes(render.types);
+/** What the recorder must collect for `render` (its frames and steps charged to `budget` when given). */
+export function needsOfRender(render: TraceRender, budget?: StepBudget): RecordNeeds {
+  const needs: RecordNeeds =
+    render.format === 'geth'
+      ? needsOfGethTracer(render.request, budget)
+      : render.format === 'parityTrace'
+        ? { state: false, steps: undefined }
+        : needsOfParityTraceTypes(render.types, budget);
+  return budget ? { ...needs, frames: { kind: 'refuse', budget, advice: FRAME_DATA_ADVICE } } : needs;
 }
 
 /** One transaction's or call's rendered result. */

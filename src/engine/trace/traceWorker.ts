@@ -14,7 +14,7 @@ const data = workerData as TraceWorkerData;
 const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg() });
 // Jobs use only the record* methods: the rendered-trace cache and its reorg invalidation stay on
 // the main thread.
-const tracer = createTracer({ chain, gasCap: data.gasCap });
+const tracer = createTracer({ chain, gasCap: data.gasCap, stepCaps: data.stepCaps, maxTimeoutMs: data.maxTimeoutMs });
 const calls: CallEnv = {
   chainId: chain.chainId,
   common: chain.common,

@@ -10,6 +10,7 @@ import {
   ServiceError,
 } from '../../rpc/errors.js';
 import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
+import type { StepCaps } from '../record/stepBudget.js';
 import type { TraceJob } from './traceJob.js';
 
 /** What a worker is started with. */
@@ -18,6 +19,10 @@ export interface TraceWorkerData {
   chainId: bigint;
   hardfork: string;
   gasCap: bigint;
+  /** Caps on struct logs and vmTrace per job (see createTracer). */
+  stepCaps?: StepCaps;
+  /** Longest timeout a job may run with, ms (jobs arrive clamped already; see createTracer). */
+  maxTimeoutMs?: number;
 }
 
 export interface WorkerRequest {

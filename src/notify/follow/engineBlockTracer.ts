@@ -4,12 +4,15 @@
 import type { Block } from '@ethereumjs/block';
 import type { Tracer } from '../../engine/trace/createTracer.js';
 import { renderCallTracer } from '../../engine/render/callTracer.js';
+import { MINED_RECORD_NEEDS } from '../../engine/chain/minedRecordStore.js';
 import { needsOfGethTracer } from '../../engine/render/gethTracers.js';
 import type { CallFrame } from '../extract/blockData.js';
 import type { BlockTracer } from './chainBlockSource.js';
 
 export function createEngineBlockTracer(tracer: Pick<Tracer, 'recordBlock'>): BlockTracer {
-  const needs = needsOfGethTracer({ tracer: 'callTracer', config: {} });
+  // As the miner's records: past 1 MiB of call data in one transaction, frames keep no more input
+  // (the follower renders on the main thread and must go on; those frames show empty input).
+  const needs = { ...needsOfGethTracer({ tracer: 'callTracer', config: {} }), frames: MINED_RECORD_NEEDS.frames };
   return async (block: Block) =>
     // CallFrame is the wire (JSON) shape of a callTracer frame, which is what the renderer returns.
     (await tracer.recordBlock(block, needs)).map((t) => renderCallTracer(t.record, {}, t.context) as unknown as CallFrame);
