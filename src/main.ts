@@ -149,7 +149,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const follower = createChainFollower({
       network: EMBEDDED_NETWORK.webhooks,
       db,
-      source: createChainBlockSource({ chain, traceBlock: createEngineBlockTracer(tracer), stateRootAt: async (block) => chain.stateRootAt(block) }),
+      source: createChainBlockSource({ chain, traceBlock: createEngineBlockTracer(tracer, config.traceTimeoutMaxMs), stateRootAt: async (block) => chain.stateRootAt(block) }),
       outbox: notifier,
       confirmations: 0,
       logger: logger.child({ part: 'follower' }),
