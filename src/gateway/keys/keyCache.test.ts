@@ -86,10 +86,44 @@ describe('createKeyCache', () => {
     clock.advance(199);
     expect(cache.peek(apiKey)?.active).toBe(true);
     clock.advance(1);
+    // Due: the check starts in the background, this request is answered from the cache...
+    expect(cache.peek(apiKey)?.active).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    // ...and once the store has answered, the revocation is seen.
     expect(cache.peek(apiKey)).toBeUndefined();
     expect((await cache.lookup(apiKey))?.active).toBe(false);
     expect(cache.peek(apiKey)?.active).toBe(false);
     await db.close();
+  });
+
+  it('behavior: a store slow to tell its revision (a long write holds it) holds no request, up to revisionMaxStaleMs', async () => {
+    const { repo } = countingRepo({ [hashApiKey('secret-1')]: record('k1') });
+    let release: (() => void) | undefined;
+    let revision = 1;
+    const slow = {
+      ...repo,
+      findByHash: repo.findByHash,
+      revision: () => new Promise<number>((resolve) => (release = () => resolve(revision))),
+    } as ApiKeyRepository;
+    const clock = createManualClock();
+    const cache = createKeyCache({ repo: slow, clock, ttlMs: 30_000, revisionCheckMs: 200, revisionMaxStaleMs: 2000 });
+    const first = cache.lookup('secret-1');
+    release!();
+    expect((await first)?.id).toBe('k1');
+    // The store is now busy: checks do not answer. Requests keep being served from the cache...
+    clock.advance(1500);
+    expect(cache.peek('secret-1')?.id).toBe('k1');
+    expect((await cache.lookup('secret-1'))?.id).toBe('k1');
+    // ...until the last answer is revisionMaxStaleMs old: then they wait for the store.
+    clock.advance(500);
+    expect(cache.peek('secret-1')).toBeUndefined();
+    let settled = false;
+    const waiting = cache.lookup('secret-1').then((r) => ((settled = true), r));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    revision = 2;
+    release!();
+    expect((await waiting)?.id).toBe('k1');
   });
 
   it('behavior: while the store cannot tell its revision, cached keys are served up to their TTL', async () => {

@@ -1,7 +1,9 @@
 // Short-lived in-memory cache of API key lookups, so authenticating a request costs no database
 // round trip. Unknown keys are cached too (briefly), so a flood of bad keys cannot hammer the store.
 // The store's key revision (bumped by every create, revoke and update, from any process such as the
-// CLI) is checked at most every revisionCheckMs before the cache is trusted; a change empties it.
+// CLI) is checked every revisionCheckMs in the background of the requests that find it due; a
+// change empties the cache. Requests wait for a check only when the last answer is older than
+// revisionMaxStaleMs, so a store busy with a long write (a 100,000-address webhook) holds no request.
 import type { ApiKeyRecord, ApiKeyRepository } from '../../store/types.js';
 import type { Clock } from '../clock.js';
 import { hashApiKey } from './apiKeys.js';
@@ -15,8 +17,10 @@ export interface KeyCacheOptions {
   negativeTtlMs?: number;
   /** Entries kept at most; the oldest go first. */
   maxEntries?: number;
-  /** How old the last revision check may be before a cached answer is used: bounds how late a revocation is seen. */
+  /** How old the last revision check may be before a new one is started (in the background). */
   revisionCheckMs?: number;
+  /** How old it may be before a request waits for the check: bounds how late a revocation is seen when the store is slow. */
+  revisionMaxStaleMs?: number;
 }
 
 export interface KeyCache {
@@ -34,13 +38,14 @@ interface Entry {
   expiresAt: number;
 }
 
-export const KEY_CACHE_DEFAULTS = { ttlMs: 30_000, negativeTtlMs: 5_000, maxEntries: 10_000, revisionCheckMs: 200 } as const;
+export const KEY_CACHE_DEFAULTS = { ttlMs: 30_000, negativeTtlMs: 5_000, maxEntries: 10_000, revisionCheckMs: 200, revisionMaxStaleMs: 2_000 } as const;
 
 export function createKeyCache(options: KeyCacheOptions): KeyCache {
   const ttlMs = options.ttlMs ?? KEY_CACHE_DEFAULTS.ttlMs;
   const negativeTtlMs = options.negativeTtlMs ?? KEY_CACHE_DEFAULTS.negativeTtlMs;
   const maxEntries = options.maxEntries ?? KEY_CACHE_DEFAULTS.maxEntries;
   const revisionCheckMs = options.revisionCheckMs ?? KEY_CACHE_DEFAULTS.revisionCheckMs;
+  const revisionMaxStaleMs = Math.max(revisionCheckMs, options.revisionMaxStaleMs ?? KEY_CACHE_DEFAULTS.revisionMaxStaleMs);
   const { clock, repo } = options;
   // Keyed by the secret itself: memory is not "at rest", and it saves a hash per request.
   const entries = new Map<string, Entry>();
@@ -77,7 +82,16 @@ export function createKeyCache(options: KeyCacheOptions): KeyCache {
     return checking;
   };
 
-  const fresh = () => clock.now() - revisionAskedAt < revisionCheckMs;
+  /**
+   * Whether cached answers may be used now. A due check is started without waiting for it while the
+   * last answer is younger than revisionMaxStaleMs; past that, the caller must await `checking`.
+   */
+  const usable = (): boolean => {
+    const age = clock.now() - revisionAskedAt;
+    if (age < revisionCheckMs) return true;
+    void checkRevision();
+    return age < revisionMaxStaleMs;
+  };
 
   const load = (secret: string): Promise<ApiKeyRecord | null> => {
     const startedAt = generation;
@@ -108,9 +122,9 @@ export function createKeyCache(options: KeyCacheOptions): KeyCache {
   };
 
   return {
-    peek: (secret) => (fresh() ? cached(secret) : undefined),
+    peek: (secret) => (usable() ? cached(secret) : undefined),
     async lookup(secret) {
-      if (!fresh()) await checkRevision();
+      if (!usable()) await checkRevision();
       const hit = cached(secret);
       if (hit !== undefined) return hit;
       return pending.get(secret) ?? load(secret);

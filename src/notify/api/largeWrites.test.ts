@@ -66,13 +66,12 @@ describe('large webhook writes (real CLI)', () => {
     console.log('100k-address writes, other client meanwhile:', summary);
     // Before the write was sliced, the loop was held for the whole write (about 1 s on a quiet
     // machine, 3 s on a loaded one): the other client got an answer before and after, not during.
-    // Sliced, it is answered throughout. The bounds are relative to the write's time so that a
-    // machine busy with other work (which slows both) does not fail it: under the whole suite on
-    // two cores the other client still waited up to ~60% of a write once (the request's parse and
-    // validation are one step; see docs/performance.md), never the whole write as before.
+    // Sliced, it is answered throughout: many answers during each write, where before it got none
+    // until the write ended. Quiet, its worst wait is 50-100 ms (one step: the request's JSON parse
+    // and validation); the bound leaves room for a machine loaded by the rest of the suite.
     for (const m of summary) {
       expect(m.answered).toBeGreaterThanOrEqual(3);
-      expect(m.worstMs).toBeLessThan(Math.max(150, m.writeMs * 0.75));
+      expect(m.worstMs).toBeLessThan(Math.max(200, m.writeMs * 0.5));
     }
     const listed = (await (await api('GET', `/webhook-addresses?webhook_id=${id}&limit=1`)).json()) as { pagination: { total_count: number } };
     expect(listed.pagination.total_count).toBe(100_000);
