@@ -160,7 +160,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       store: { keys },
       authToken: secrets.authToken,
       logger: logger.child({ part: 'gateway' }),
-      limits: { maxBodyBytes: config.maxBodyBytes, maxBatchSize: config.maxBatchSize },
+      limits: { maxBodyBytes: config.maxBodyBytes, maxBatchSize: config.maxBatchSize, maxResponseBytes: config.maxResponseBytes },
       cors: { origins: config.corsOrigins },
       apiCors: { origins: config.apiCorsOrigins },
       fastPath: !config.nodeHttpOnly,

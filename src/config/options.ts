@@ -50,6 +50,7 @@ export const optionDefs = [
   { key: 'minedTraceMemoryMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (estimated MiB) for call frames and logs recorded while mining, so the first trace of a mined transaction renders without a replay; 0 disables' },
   { key: 'maxBodyBytes', arg: 'bytes', kind: 'int', group: 'gateway', default: 5 * 1024 * 1024, description: 'largest accepted request body (HTTP 413 above)' },
   { key: 'maxBatchSize', arg: 'n', kind: 'int', group: 'gateway', default: 1000, description: 'largest accepted JSON-RPC batch (HTTP 413 above)' },
+  { key: 'maxResponseBytes', arg: 'bytes', kind: 'int', group: 'gateway', default: 128 * 1024 * 1024, description: 'largest answer of one JSON-RPC batch; elements past it answer -32005 and the batch\'s other calls are cancelled' },
   { key: 'corsOrigins', arg: 'origins', kind: 'list', group: 'gateway', default: ['*'], description: 'comma-separated origins allowed by CORS on the JSON-RPC endpoint (* for any)' },
   { key: 'apiCorsOrigins', arg: 'origins', kind: 'list', group: 'gateway', default: [], description: 'comma-separated origins allowed by CORS on the management API (/api) and other non-JSON-RPC paths; none by default, so browsers on other sites cannot call it' },
   { key: 'nodeHttpOnly', kind: 'bool', group: 'gateway', default: false, description: 'parse every request with node:http alone, without the keep-alive JSON-RPC fast path (slower; for diagnosis)' },
@@ -95,6 +96,8 @@ export const ServiceConfig = z.object({
   minedTraceMemoryMb: z.number().int().min(0),
   maxBodyBytes: z.number().int().positive(),
   maxBatchSize: z.number().int().positive(),
+  // An answer is one JavaScript string (V8 stops near 512 MiB).
+  maxResponseBytes: z.number().int().positive().max(256 * 1024 * 1024),
   corsOrigins: z.array(z.string()),
   apiCorsOrigins: z.array(z.string()),
   nodeHttpOnly: z.boolean(),

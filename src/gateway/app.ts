@@ -100,6 +100,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     maxBodyBytes: limits.maxBodyBytes,
     maxBatchSize: limits.maxBatchSize,
+    maxResponseBytes: limits.maxResponseBytes,
   });
   const keysRoute = createKeysRoute({ repo, authToken: options.authToken, keyCache, usage, clock });
   // Longest prefix first, so `/api/keys` wins over a route mounted at `/api`.

@@ -17,6 +17,8 @@ export interface GatewayLimits {
   maxBodyBytes: number;
   /** Most elements in one batch; more answers HTTP 413. */
   maxBatchSize: number;
+  /** Largest answer of one batch; elements past it answer -32005 and the batch's other calls are cancelled. */
+  maxResponseBytes: number;
   /** Deadline for the request headers (slowloris guard). */
   headersTimeoutMs: number;
   /** Deadline for receiving the whole request, body included; slower answers HTTP 408. */
@@ -34,6 +36,7 @@ export interface GatewayLimits {
 export const DEFAULT_LIMITS: GatewayLimits = {
   maxBodyBytes: 5 * 1024 * 1024,
   maxBatchSize: 1000,
+  maxResponseBytes: 128 * 1024 * 1024,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,

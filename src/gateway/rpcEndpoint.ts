@@ -17,12 +17,15 @@ import type { NetworkRouter } from './router/networkRouter.js';
 import { Bill, type QuotaDeps } from './middleware/quota.js';
 import type { HeaderList } from './cors.js';
 import type { RpcExchange } from './rpcExchange.js';
+import { createResponseBudget } from './responseBudget.js';
 
 export interface RpcEndpointDeps extends AdmissionDeps, QuotaDeps {
   keyCache: KeyCache;
   logger: Logger;
   maxBodyBytes: number;
   maxBatchSize: number;
+  /** Largest answer of one batch (JSON text); elements past it answer -32005 and the rest is cancelled. */
+  maxResponseBytes: number;
 }
 
 export interface RpcRequest {
@@ -62,11 +65,18 @@ class CallContext implements RpcContext {
     readonly clientKey: string,
   ) {}
   get signal(): AbortSignal {
+    return this.#ensureController().signal;
+  }
+  /** Cancels the request's pending calls (the batch's answer is over its limit). */
+  abort(): void {
+    this.#ensureController().abort();
+  }
+  #ensureController(): AbortController {
     if (!this.#controller) {
       const controller = (this.#controller = new AbortController());
       this.ex.onAbort(() => controller.abort());
     }
-    return this.#controller.signal;
+    return this.#controller;
   }
 }
 
@@ -191,7 +201,15 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const limited = await bill.chargeCalls(items, true);
     if (limited) return refuse(ex, request, limited, null);
     const ctx = new CallContext(request.requestId, ex, key.id);
-    const parts = await Promise.all(items.map((item) => answerItem(item, request, ctx, bill)));
+    const budget = createResponseBudget(deps.maxResponseBytes, () => ctx.abort());
+    const parts = await Promise.all(
+      items.map((item) => {
+        const id = item.kind === 'run' ? item.call.id : item.id;
+        const notification = item.kind === 'run' ? item.call.notification : item.notification;
+        const answer = answerItem(item, request, ctx, bill);
+        return answer instanceof Promise ? answer.then((text) => budget.admit(text, id, notification)) : budget.admit(answer, id, notification);
+      }),
+    );
     const answered = parts.filter((p): p is string => p !== undefined);
     if (answered.length === 0) return noContent(ex, request);
     send(ex, request, 200, encodeBatch(answered));

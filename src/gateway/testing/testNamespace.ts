@@ -33,6 +33,7 @@ export const testSchema = {
   test_sleep: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
   test_queued: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
   test_overCap: defineMethod(),
+  test_big: defineMethod(param('chars', z.number().int().min(0).max(10_000_000))),
 };
 
 export function createTestState(): TestChainState {
@@ -77,6 +78,7 @@ export function createTestTable(state: TestChainState = createTestState()): Meth
       },
       // A limit reached while working (like a trace over its output cap): -32005, but billed.
       test_overCap: () => Promise.reject(new LimitExceededError('test output exceeds its cap')),
+      test_big: ([chars]) => 'x'.repeat(chars),
     }),
   );
 }
