@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ApiKeyRecord } from '../store/types.js';
 import { InvalidRequestError, LimitExceededError, PayloadTooLargeError, RateLimitedError, RpcError, ServiceUnavailableError, toRpcError } from '../rpc/errors.js';
-import type { RpcContext } from '../rpc/methods/methodTable.js';
+import type { RpcContext } from '../backends/embedded/methodTable.js';
 import { BodyTooLargeError } from '../http/readBody.js';
 import { inspectBody, parseBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
 import { encodeBatch, encodeError, encodeResult } from './framing/encodeResponse.js';
