@@ -26,7 +26,7 @@ function recordingBackend(answer?: (calls: readonly BackendCall[]) => Promise<Ca
     callBatch: async (calls) => {
       batches.push([...calls]);
       if (answer) return answer(calls);
-      return calls.map((c) => (c.method === 'bad_params' ? { ok: false, error: new InvalidParamsError('bad') } : { ok: true, result: `batch:${c.method}:${JSON.stringify(c.params)}` }));
+      return calls.map((c) => (c.method === 'big_int' ? { ok: true, result: 1n } : c.method === 'bad_params' ? { ok: false, error: new InvalidParamsError('bad') } : { ok: true, result: `batch:${c.method}:${JSON.stringify(c.params)}` }));
     },
   };
   return { backend, batches, single };
@@ -56,6 +56,14 @@ describe('batches grouped by backend', () => {
     const r = await post(`${t.url}/v2/${t.keys.payg}`, JSON.stringify([call(1, 'eth_chainId'), call(2, 'eth_getLogs', [{}])]));
     expect(r.json).toEqual([{ jsonrpc: '2.0', id: 1, result: '0x7a69' }, { jsonrpc: '2.0', id: 2, result: 'one:eth_getLogs' }]);
     expect(rec.batches).toEqual([]);
+  });
+
+  it('error: a result of a group that cannot be encoded fails that call only', async () => {
+    const rec = recordingBackend();
+    t = await startTestGateway({ networks: [{ name: 'mainnet', table: createTestTable(), passThrough: rec.backend }] });
+    const r = await post(`${t.url}/v2/${t.keys.payg}`, JSON.stringify([call(1, 'big_int'), call(2, 'eth_getLogs', [{}])]));
+    const answers = r.json as { id: number; result?: unknown; error?: { code: number } }[];
+    expect(answers.map((a) => [a.id, a.error?.code ?? a.result])).toEqual([[1, -32603], [2, 'batch:eth_getLogs:[{}]']]);
   });
 
   it('error: a group that fails as a whole answers each of its calls with that error, the others still answer', async () => {

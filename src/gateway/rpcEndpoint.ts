@@ -135,7 +135,13 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     }
     return items.map((item, i) => {
       const outcome = outcomes[i] ?? { ok: false, error: new Error(`backend ${backend.name} gave no outcome for call ${i}`) };
-      return outcome.ok ? settle(item, request, bill, started, true, outcome.result) : settle(item, request, bill, started, false, outcome.error);
+      if (!outcome.ok) return settle(item, request, bill, started, false, outcome.error);
+      try {
+        return settle(item, request, bill, started, true, outcome.result);
+      } catch (error) {
+        // A result that cannot be encoded fails that call only, as in runCall.
+        return settle(item, request, bill, started, false, error);
+      }
     });
   };
 
