@@ -3,8 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const layer = (files, forbidden, message) => ({
+const layer = (files, forbidden, message, ignores = []) => ({
   files,
+  ignores,
   rules: {
     'no-restricted-imports': [
       'error',
@@ -24,8 +25,9 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  layer(['src/engine/**'], ['**/gateway/**', '**/notify/**', '**/cli/**', '**/rpc/methods/**'], 'engine never imports gateway, notify, cli or rpc handlers'),
-  layer(['src/store/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/cli/**', '**/rpc/methods/**'], 'store imports nothing from the app'),
-  layer(['src/rpc/errors.ts', 'src/rpc/hex.ts', 'src/rpc/schema/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/store/**', '**/cli/**'], 'rpc core imports nothing from the app'),
+  layer(['src/engine/**'], ['**/gateway/**', '**/notify/**', '**/cli/**', '**/backends/**'], 'engine never imports gateway, notify, cli or backends'),
+  layer(['src/store/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/cli/**', '**/backends/**'], 'store imports nothing from the app'),
+  layer(['src/rpc/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/store/**', '**/cli/**', '**/backends/**'], 'rpc (the vocabulary) imports nothing from the app'),
+  layer(['src/backends/**'], ['**/gateway/**', '**/notify/**', '**/cli/**'], 'backends never import gateway, notify or cli', ['src/backends/**/testing/**', 'src/backends/**/*.test.ts']),
   layer(['src/notify/**'], ['**/gateway/**', '**/cli/**'], 'notify never imports gateway or cli'),
 );

@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import type { MethodTable } from '../src/rpc/methods/methodTable.js';
+import type { MethodTable } from '../src/backends/embedded/methodTable.js';
 import { createSqliteDatabase } from '../src/store/sqlite/sqliteDatabase.js';
 import { migrate } from '../src/store/migrations/migrate.js';
 import { createKeysRepository } from '../src/store/keysRepository.js';

@@ -1,13 +1,13 @@
 // `npm run fuzz:traces -- [--runs N] [--seed S] [--survey]`: the trace fuzzer's long run. Generates
-// programs (src/rpc/methods/testing/fuzzProgramArbitrary.ts), runs each on anvil and on the
+// programs (src/backends/embedded/testing/fuzzProgramArbitrary.ts), runs each on anvil and on the
 // embedded chain and compares the traces (fuzzTraceRunner.ts). By default stops at the first
 // difference and prints the shrunk program; --survey runs every program without shrinking and
 // prints each failing one, then a count per check. Exits 1 when any program failed.
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
-import { programText } from '../src/rpc/methods/testing/fuzzProgram.js';
-import { programArb } from '../src/rpc/methods/testing/fuzzProgramArbitrary.js';
-import { type FuzzPair, mismatchText, runProgram, startFuzzPair } from '../src/rpc/methods/testing/fuzzTraceRunner.js';
+import { programText } from '../src/backends/embedded/testing/fuzzProgram.js';
+import { programArb } from '../src/backends/embedded/testing/fuzzProgramArbitrary.js';
+import { type FuzzPair, mismatchText, runProgram, startFuzzPair } from '../src/backends/embedded/testing/fuzzTraceRunner.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '200' }, seed: { type: 'string' }, survey: { type: 'boolean', default: false } },

@@ -17,12 +17,13 @@ import { createKeysRepository } from './store/keysRepository.js';
 import { ensureKey } from './gateway/keys/apiKeys.js';
 import { createGateway } from './gateway/app.js';
 import { createDevChain } from './engine/chain/devChain.js';
-import { createMethodTable } from './rpc/methods/methodTable.js';
-import { createWeb3Namespace } from './rpc/methods/web3Namespace.js';
-import { createEthNamespace } from './rpc/methods/ethNamespace.js';
-import { createDevNamespace } from './rpc/methods/devNamespace.js';
-import { createTraceNamespace } from './rpc/methods/traceNamespace.js';
-import { createDebugNamespace } from './rpc/methods/debugNamespace.js';
+import { refuseUnservedNetworks } from './config/networks.js';
+import { createMethodTable } from './backends/embedded/methodTable.js';
+import { createWeb3Namespace } from './backends/embedded/web3Namespace.js';
+import { createEthNamespace } from './backends/embedded/ethNamespace.js';
+import { createDevNamespace } from './backends/embedded/devNamespace.js';
+import { createTraceNamespace } from './backends/embedded/traceNamespace.js';
+import { createDebugNamespace } from './backends/embedded/debugNamespace.js';
 import { createTracer } from './engine/trace/createTracer.js';
 import { createTracePool } from './engine/trace/tracePool.js';
 import { createPooledCalls } from './engine/trace/pooledCalls.js';
@@ -50,6 +51,7 @@ export function packageVersion(): string {
 }
 
 export async function startService(config: ServiceConfig): Promise<RunningService> {
+  refuseUnservedNetworks(config.networks, config.chainId);
   const logger = createLogger({ level: config.logLevel });
   const version = packageVersion();
   // Before anything opens a file: the dir 0700 and every file 0600 (the stores hold keys in plain text).

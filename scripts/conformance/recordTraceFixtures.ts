@@ -3,7 +3,7 @@
 // TraceProbe scenarios, each with one tracer's output as `result`. Run after a deliberate change
 // of a renderer, review the diff, and commit:
 //   npx tsx scripts/conformance/recordTraceFixtures.ts
-// The same transactions are compared with anvil in src/rpc/methods/trace*Differential.test.ts.
+// The same transactions are compared with anvil in src/backends/embedded/trace*Differential.test.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,11 +13,11 @@ import { openTempChain } from '../../src/engine/chain/testing/tempChain.js';
 import { createTracer } from '../../src/engine/trace/createTracer.js';
 import { buildTraceScenarios } from '../../src/engine/trace/testing/traceScenarios.js';
 import { bytesToHex, quantityToHex } from '../../src/rpc/hex.js';
-import { createDebugNamespace } from '../../src/rpc/methods/debugNamespace.js';
-import { createEthNamespace } from '../../src/rpc/methods/ethNamespace.js';
-import { createMethodTable } from '../../src/rpc/methods/methodTable.js';
-import { rpcResult } from '../../src/rpc/methods/testing/chainRpc.js';
-import { createTraceNamespace } from '../../src/rpc/methods/traceNamespace.js';
+import { createDebugNamespace } from '../../src/backends/embedded/debugNamespace.js';
+import { createEthNamespace } from '../../src/backends/embedded/ethNamespace.js';
+import { createMethodTable } from '../../src/backends/embedded/methodTable.js';
+import { rpcResult } from '../../src/backends/embedded/testing/chainRpc.js';
+import { createTraceNamespace } from '../../src/backends/embedded/traceNamespace.js';
 import { renderNamedTracer, type NamedTracer } from './namedTracer.js';
 
 /** Which scenario is recorded with which tracer. */

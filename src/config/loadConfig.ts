@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ServiceError } from '../rpc/errors.js';
-import { envName, optionDefs, ServiceConfig, type OptionDef } from './options.js';
+import { envName, fileSectionDefs, optionDefs, ServiceConfig, type OptionDef } from './options.js';
+import { formatConfigPath } from './networks.js';
 
 export class ConfigError extends ServiceError {
   override name = 'ConfigError';
@@ -48,8 +49,13 @@ function readConfigFile(path: string): Raw {
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`config file ${path} must hold an object`);
   const known = new Map((optionDefs as readonly OptionDef[]).filter((d) => d.fileKey !== false).map((d) => [d.key, d]));
+  const sections = new Set<string>(fileSectionDefs.map((d) => d.key));
   const out: Raw = {};
   for (const [key, value] of Object.entries(parsed as Raw)) {
+    if (sections.has(key)) {
+      out[key] = value;
+      continue;
+    }
     const def = known.get(key);
     if (!def) throw new ConfigError(`config file ${path}: unknown option "${key}"`);
     out[key] = def.kind === 'list' && typeof value === 'string' ? coerceOption(def, value) : value;
@@ -79,7 +85,7 @@ export function loadConfig({ flags, env }: LoadConfigOptions): ServiceConfig {
   const result = ServiceConfig.safeParse(merged);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new ConfigError(`invalid option ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid option ${formatConfigPath(issue.path)}: ${issue.message}`);
   }
   return result.data;
 }

@@ -1,6 +1,7 @@
 // Every setting of the service in one list: its flag, environment variable (TRACEHOOK_<NAME>),
 // config-file key, type, default and help text. Flags, env and file are all generated from it.
 import { z } from 'zod';
+import { NetworksSection } from './networks.js';
 
 export type OptionKind = 'string' | 'int' | 'bool' | 'list';
 
@@ -63,6 +64,11 @@ export const optionDefs = [
 
 export type OptionKey = (typeof optionDefs)[number]['key'];
 
+/** Nested sections of the config file: no flag or environment variable (README, "Networks"). */
+export const fileSectionDefs = [
+  { key: 'networks', description: 'networks served, each with a name, a chain id, upstream JSON-RPC nodes and whether the embedded chain serves it (config/networks.ts)' },
+] as const;
+
 /** The validated configuration the service starts with. */
 export const ServiceConfig = z.object({
   config: z.string().optional(),
@@ -106,6 +112,7 @@ export const ServiceConfig = z.object({
   webhookTier: z.enum(['free', 'payg', 'enterprise']),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
+  networks: NetworksSection.optional(),
 }).refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 

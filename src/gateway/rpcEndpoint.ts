@@ -6,7 +6,8 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ApiKeyRecord } from '../store/types.js';
 import { InvalidRequestError, LimitExceededError, PayloadTooLargeError, RateLimitedError, RpcError, ServiceUnavailableError, toRpcError } from '../rpc/errors.js';
-import type { RpcContext } from '../rpc/methods/methodTable.js';
+import type { RpcContext } from '../backends/embedded/methodTable.js';
+import type { Backend, CallOutcome } from '../backends/backend.js';
 import { BodyTooLargeError } from '../http/readBody.js';
 import { inspectBody, parseBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
 import { encodeBatch, encodeError, encodeResult } from './framing/encodeResponse.js';
@@ -17,7 +18,7 @@ import type { NetworkRouter } from './router/networkRouter.js';
 import { Bill, type QuotaDeps } from './middleware/quota.js';
 import type { HeaderList } from './cors.js';
 import type { RpcExchange } from './rpcExchange.js';
-import { createResponseBudget } from './responseBudget.js';
+import { createResponseBudget, type ResponseBudget } from './responseBudget.js';
 
 export interface RpcEndpointDeps extends AdmissionDeps, QuotaDeps {
   keyCache: KeyCache;
@@ -100,16 +101,16 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     return error.httpStatus;
   };
 
-  const runCall = async (item: RunItem, request: RpcRequest, ctx: RpcContext, bill: Bill): Promise<string | undefined> => {
+  /** Encodes, counts and bills one call's outcome; returns its answer text (none for a notification). */
+  const settle = (item: RunItem, request: RpcRequest, bill: Bill, started: number, ok: boolean, value: unknown): string | undefined => {
     const { call } = item;
-    const started = performance.now();
     let code = 0;
     let beforeWork = false;
     let text: string | undefined;
-    try {
-      const result = await item.backend.call(call.method, call.params, ctx);
-      if (!call.notification) text = encodeResult(call.id, result);
-    } catch (thrown) {
+    if (ok) {
+      if (!call.notification) text = encodeResult(call.id, value);
+    } else {
+      const thrown = value;
       const error = toRpcError(thrown, request.requestId);
       if (!(thrown instanceof RpcError)) {
         deps.logger.error({ reqId: request.requestId, method: item.metricMethod, backend: item.backend.name, err: thrown }, 'internal error in a JSON-RPC call');
@@ -121,6 +122,75 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     deps.metrics.rpcCall(request.network.name, item.metricMethod, code, (performance.now() - started) / 1000);
     bill.settle(item.cost, item.metricMethod, beforeWork);
     return text;
+  };
+
+  const runCall = async (item: RunItem, request: RpcRequest, ctx: RpcContext, bill: Bill): Promise<string | undefined> => {
+    const started = performance.now();
+    try {
+      const result = await item.backend.call(item.call.method, item.call.params, ctx);
+      return settle(item, request, bill, started, true, result);
+    } catch (error) {
+      return settle(item, request, bill, started, false, error);
+    }
+  };
+
+  /** Runs the calls of a batch that one backend takes as a whole; one answer text per item. */
+  const runGroup = async (backend: Backend, items: RunItem[], request: RpcRequest, ctx: RpcContext, bill: Bill): Promise<(string | undefined)[]> => {
+    const started = performance.now();
+    let outcomes: CallOutcome[];
+    try {
+      outcomes = await backend.callBatch!(items.map((item) => ({ method: item.call.method, params: item.call.params })), ctx);
+    } catch (error) {
+      outcomes = items.map(() => ({ ok: false, error }));
+    }
+    return items.map((item, i) => {
+      const outcome = outcomes[i] ?? { ok: false, error: new Error(`backend ${backend.name} gave no outcome for call ${i}`) };
+      if (!outcome.ok) return settle(item, request, bill, started, false, outcome.error);
+      try {
+        return settle(item, request, bill, started, true, outcome.result);
+      } catch (error) {
+        // A result that cannot be encoded fails that call only, as in runCall.
+        return settle(item, request, bill, started, false, error);
+      }
+    });
+  };
+
+  /**
+   * Answers a batch's items concurrently: calls of a backend with `callBatch` go to it as one
+   * group (two or more of them), every other item runs on its own as before. Each answer is
+   * admitted to the batch's answer budget as it finishes.
+   */
+  const answerItems = (items: AdmittedItem[], request: RpcRequest, ctx: RpcContext, bill: Bill, budget: ResponseBudget): Promise<(string | undefined)[]> => {
+    const parts: (Promise<string | undefined> | string | undefined)[] = new Array(items.length);
+    let groups: Map<Backend, number[]> | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (item.kind === 'run' && item.backend.callBatch) {
+        groups ??= new Map();
+        const group = groups.get(item.backend);
+        if (group) group.push(i);
+        else groups.set(item.backend, [i]);
+      } else parts[i] = answerItem(item, request, ctx, bill);
+    }
+    if (groups) {
+      for (const [backend, indices] of groups) {
+        const run = indices.map((i) => items[i] as RunItem);
+        if (run.length === 1) {
+          parts[indices[0]!] = runCall(run[0]!, request, ctx, bill);
+          continue;
+        }
+        const texts = runGroup(backend, run, request, ctx, bill);
+        indices.forEach((index, k) => (parts[index] = texts.then((all) => all[k])));
+      }
+    }
+    return Promise.all(
+      parts.map((part, i) => {
+        const item = items[i]!;
+        const id = item.kind === 'run' ? item.call.id : item.id;
+        const notification = item.kind === 'run' ? item.call.notification : item.notification;
+        return part instanceof Promise ? part.then((text) => budget.admit(text, id, notification)) : budget.admit(part, id, notification);
+      }),
+    );
   };
 
   const answerItem = (item: AdmittedItem, request: RpcRequest, ctx: RpcContext, bill: Bill): Promise<string | undefined> | string | undefined => {
@@ -194,7 +264,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     return 200;
   };
 
-  /** Admits and charges a batch as a whole, runs its calls concurrently, answers in order. */
+  /** Admits and charges a batch as a whole, runs its calls concurrently (grouped by backend where one takes batches), answers in order. */
   const answerBatch = async (ex: RpcExchange, request: RpcRequest, bill: Bill, key: ApiKeyRecord, decoded: DecodedItem[], outcome: RpcOutcome): Promise<number> => {
     const items = decoded.map((item) => admit(item, key, request.network, deps));
     outcome.methods = `batch(${items.length})`;
@@ -202,14 +272,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     if (limited) return refuse(ex, request, limited, null);
     const ctx = new CallContext(request.requestId, ex, key.id);
     const budget = createResponseBudget(deps.maxResponseBytes, () => ctx.abort());
-    const parts = await Promise.all(
-      items.map((item) => {
-        const id = item.kind === 'run' ? item.call.id : item.id;
-        const notification = item.kind === 'run' ? item.call.notification : item.notification;
-        const answer = answerItem(item, request, ctx, bill);
-        return answer instanceof Promise ? answer.then((text) => budget.admit(text, id, notification)) : budget.admit(answer, id, notification);
-      }),
-    );
+    const parts = await answerItems(items, request, ctx, bill, budget);
     const answered = parts.filter((p): p is string => p !== undefined);
     if (answered.length === 0) return noContent(ex, request);
     send(ex, request, 200, encodeBatch(answered));

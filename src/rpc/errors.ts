@@ -4,6 +4,8 @@
 export interface ServiceErrorOptions {
   details?: string;
   cause?: unknown;
+  /** Whether the same call may be sent again (to another upstream); decided where the error is created. */
+  retryable?: boolean;
 }
 
 /** Base of every error the service throws on purpose. */
@@ -12,10 +14,17 @@ export class ServiceError extends Error {
   /** One-line message safe to show to a caller. */
   readonly shortMessage: string;
   readonly details?: string;
+  /**
+   * Whether sending the same call again (elsewhere, or later) may succeed: a connection failure
+   * or timeout may, a node's answer to a bad call may not. Set where the error is created, never
+   * guessed later from its message (STYLE.md §4). False unless the creator says so.
+   */
+  readonly retryable: boolean;
   constructor(shortMessage: string, options: ServiceErrorOptions = {}) {
     super(options.details ? `${shortMessage}: ${options.details}` : shortMessage, { cause: options.cause });
     this.shortMessage = shortMessage;
     this.details = options.details;
+    this.retryable = options.retryable ?? false;
   }
 }
 
@@ -53,8 +62,9 @@ export class InvalidRequestError extends RpcError {
 export class MethodNotFoundError extends RpcError {
   override name = 'MethodNotFoundError';
   static override readonly code = -32601;
-  constructor(method: string) {
-    super(`Unsupported method: ${method}`);
+  /** `message` replaces the default text, e.g. with an upstream node's own words. */
+  constructor(method: string, options: ServiceErrorOptions & { message?: string; data?: unknown } = {}) {
+    super(options.message ?? `Unsupported method: ${method}`, options);
   }
 }
 
@@ -135,6 +145,7 @@ export class RateLimitedError extends RpcError {
   constructor(retryAfterSec: number) {
     super('Your app has exceeded its compute units per second capacity.', {
       httpStatus: 429,
+      retryable: true,
       data: { retryAfterSec },
     });
     this.retryAfterSec = retryAfterSec;
@@ -159,7 +170,7 @@ export class ServiceUnavailableError extends RpcError {
   static override readonly code = -32603;
   readonly retryAfterSec: number;
   constructor(message: string, retryAfterSec: number, options: ServiceErrorOptions = {}) {
-    super(`${message}; retry in ${retryAfterSec} s`, { ...options, httpStatus: 503, data: { retryAfterSec } });
+    super(`${message}; retry in ${retryAfterSec} s`, { retryable: true, ...options, httpStatus: 503, data: { retryAfterSec } });
     this.retryAfterSec = retryAfterSec;
   }
 }
@@ -170,6 +181,111 @@ export class PayloadTooLargeError extends RpcError {
   static override readonly code = -32600;
   constructor(message: string) {
     super(message, { httpStatus: 413 });
+  }
+}
+
+/**
+ * A JSON-RPC upstream (a node behind the gateway) failed to give a usable answer: -32603 to the
+ * caller, with the upstream's label (never its URL, which may hold a key). `retryable` says
+ * whether another try (on another upstream) may succeed; such an answer is never cached.
+ */
+export class UpstreamError extends RpcError {
+  override name = 'UpstreamError';
+  static override readonly code = -32603;
+  /** The upstream's label (a name from the config), for logs and metrics. */
+  readonly upstream: string;
+  constructor(upstream: string, message: string, options: ServiceErrorOptions = {}) {
+    super(`Upstream ${upstream}: ${message}`, options);
+    this.upstream = upstream;
+  }
+}
+
+/** The connection failed: refused, reset, closed before the whole answer. Retryable. */
+export class UpstreamConnectionError extends UpstreamError {
+  override name = 'UpstreamConnectionError';
+  constructor(upstream: string, message: string, options: ServiceErrorOptions = {}) {
+    super(upstream, message, { retryable: true, ...options });
+  }
+}
+
+/** No whole answer within the call's deadline. Retryable. */
+export class UpstreamTimeoutError extends UpstreamError {
+  override name = 'UpstreamTimeoutError';
+  constructor(upstream: string, timeoutMs: number) {
+    super(upstream, `no answer within ${timeoutMs} ms`, { retryable: true });
+  }
+}
+
+/** An HTTP status other than 2xx without a JSON-RPC error body: retryable for 5xx, 408 and 429 only. */
+export class UpstreamHttpError extends UpstreamError {
+  override name = 'UpstreamHttpError';
+  readonly status: number;
+  constructor(upstream: string, status: number) {
+    super(upstream, `HTTP ${status}`, { retryable: status >= 500 || status === 408 || status === 429 });
+    this.status = status;
+  }
+}
+
+/**
+ * An answer that is not what was asked for: not JSON-RPC 2.0, another request's id, a batch
+ * answer without exactly the ids asked, both or neither of result and error. Retryable on another
+ * upstream; nothing in it is used.
+ */
+export class UpstreamBadAnswerError extends UpstreamError {
+  override name = 'UpstreamBadAnswerError';
+  constructor(upstream: string, message: string) {
+    super(upstream, `bad answer: ${message}`, { retryable: true });
+  }
+}
+
+/** An answer body over the client's size limit; reading stops at the limit. Retryable elsewhere. */
+export class UpstreamAnswerTooLargeError extends UpstreamBadAnswerError {
+  override name = 'UpstreamAnswerTooLargeError';
+  constructor(upstream: string, maxBytes: number) {
+    super(upstream, `answer larger than the limit of ${maxBytes} bytes`);
+  }
+}
+
+/** The caller gave up (its AbortSignal fired) before the answer. Not retryable. */
+export class UpstreamAbortedError extends UpstreamError {
+  override name = 'UpstreamAbortedError';
+  constructor(upstream: string) {
+    super(upstream, 'call aborted by the caller');
+  }
+}
+
+/** Codes an upstream node may answer that say "this node cannot now", not "this call is wrong". */
+const RETRYABLE_NODE_CODES = new Set([-32603, -32005]);
+
+/**
+ * A node's JSON-RPC error answer as the matching class of this file, its code, message and data
+ * passed through unchanged. Retryable only for codes that blame the node (internal error, limit
+ * exceeded); a revert or bad params would be the same on any node.
+ */
+export function upstreamRpcError(method: string, error: { code: number; message: string; data?: unknown }): RpcError {
+  const retryable = RETRYABLE_NODE_CODES.has(error.code);
+  const options = { data: error.data, retryable };
+  switch (error.code) {
+    case InvalidRequestError.code:
+      return new InvalidRequestError(error.message, options);
+    case MethodNotFoundError.code:
+      return new MethodNotFoundError(method, { ...options, message: error.message });
+    case InvalidParamsError.code:
+      return new InvalidParamsError(error.message, options);
+    case ServerError.code:
+      return new ServerError(error.message, options);
+    case ResourceNotFoundError.code:
+      return new ResourceNotFoundError(error.message, options);
+    case LimitExceededError.code:
+      return new LimitExceededError(error.message, options);
+    case ExecutionRevertedError.code:
+      if (typeof error.data === 'string' && /^execution reverted\b/.test(error.message)) {
+        const reason = error.message.replace(/^execution reverted:?\s*/, '');
+        return new ExecutionRevertedError(error.data, reason || undefined);
+      }
+      return new RpcError(error.message, { ...options, code: error.code });
+    default:
+      return new RpcError(error.message, { ...options, code: error.code });
   }
 }
 

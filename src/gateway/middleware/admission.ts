@@ -3,7 +3,7 @@
 import type { ApiKeyRecord } from '../../store/types.js';
 import { ForbiddenError, MethodNotFoundError, type RpcError } from '../../rpc/errors.js';
 import type { DecodedItem, JsonRpcId, RpcCall } from '../framing/decodeRequest.js';
-import type { Backend } from '../router/backend.js';
+import type { Backend } from '../../backends/backend.js';
 import type { NetworkRouter } from '../router/networkRouter.js';
 import type { CostTable } from '../policy/computeUnits.js';
 import type { TierPolicy } from '../policy/tiers.js';

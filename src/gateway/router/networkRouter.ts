@@ -1,8 +1,8 @@
 // Routes a method of one network to the backend that serves it: the first listed backend that
 // handles it, else the pass-through backend (an upstream node) if there is one.
-import type { MethodTable } from '../../rpc/methods/methodTable.js';
-import type { Backend } from './backend.js';
-import { createMethodTableBackend } from './backend.js';
+import type { MethodTable } from '../../backends/embedded/methodTable.js';
+import type { Backend } from '../../backends/backend.js';
+import { createMethodTableBackend } from '../../backends/backend.js';
 
 export interface NetworkOptions {
   /** Path segment of the network (`/<name>/v2/<key>`); the first network also serves `/v2/<key>`. */

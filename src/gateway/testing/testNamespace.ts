@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineMethod, optionalParam, param } from '../../rpc/schema/defineMethod.js';
 import { Address, BlockNumberOrHash, Hash32 } from '../../rpc/schema/primitives.js';
-import { createMethodTable, defineNamespace, type MethodTable } from '../../rpc/methods/methodTable.js';
+import { createMethodTable, defineNamespace, type MethodTable } from '../../backends/embedded/methodTable.js';
 import { quantityToHex, type Hex } from '../../rpc/hex.js';
 import { LimitExceededError } from '../../rpc/errors.js';
 

@@ -3,28 +3,18 @@
 // answers always describe the same block even while the node reorganises.
 import type { Hex } from '../../rpc/hex.js';
 import { hexToBytes } from '../../rpc/hex.js';
-import { RpcError, ServiceError } from '../../rpc/errors.js';
+import { RpcError } from '../../rpc/errors.js';
+import { createJsonRpcClient } from '../../backends/upstream/jsonRpcClient.js';
 import type { BlockData, CallFrame, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../extract/blockData.js';
 import type { BlockSource } from './blockSource.js';
 
 /** Sends one JSON-RPC request; rejects with an RpcError carrying the node's code for an error answer. */
 export type JsonRpcRequest = (method: string, params: unknown[]) => Promise<unknown>;
 
-/** A JsonRpcRequest over HTTP POST with fetch. */
-export function createHttpJsonRpc(url: string, options: { timeoutMs?: number } = {}): JsonRpcRequest {
-  let id = 0;
-  return async (method, params) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-    });
-    if (!res.ok && !res.headers.get('content-type')?.includes('json')) throw new ServiceError(`${method}: HTTP ${res.status} from the node`);
-    const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
-    if (body.error) throw new RpcError(`${method}: ${body.error.message}`, { code: body.error.code, data: body.error.data });
-    return body.result;
-  };
+/** A JsonRpcRequest over HTTP with the shared client (answers checked, errors say if retryable). */
+export function createHttpJsonRpc(url: string, options: { timeoutMs?: number; headers?: Record<string, string> } = {}): JsonRpcRequest {
+  const client = createJsonRpcClient({ url, timeoutMs: options.timeoutMs, headers: options.headers, label: 'follower source' });
+  return (method, params) => client.call(method, params);
 }
 
 export interface JsonRpcBlockSourceOptions {

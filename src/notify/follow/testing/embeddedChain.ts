@@ -4,7 +4,7 @@
 import { openTempChain, type TempChain } from '../../../engine/chain/testing/tempChain.js';
 import type { DevChainOptions } from '../../../engine/chain/chainConfig.js';
 import { createTracer } from '../../../engine/trace/createTracer.js';
-import { createChainMethodTable, rpc } from '../../../rpc/methods/testing/chainRpc.js';
+import { createChainMethodTable, rpc } from '../../../backends/embedded/testing/chainRpc.js';
 import { RpcError } from '../../../rpc/errors.js';
 import type { JsonRpcRequest } from '../jsonRpcBlockSource.js';
 import type { BlockTracer } from '../chainBlockSource.js';

@@ -1,0 +1,13 @@
+// evm_mine: mines one block (with pooled transactions, if any) and answers "0x0" like anvil.
+// Takes an optional timestamp or anvil's `{timestamp, blocks}`.
+import type { evmSchema } from '../../rpc/schema/evm.js';
+import type { ChainMethodDeps } from './chainMethodDeps.js';
+import type { MethodHandler } from './methodTable.js';
+
+export function evm_mine({ chain }: ChainMethodDeps): MethodHandler<(typeof evmSchema)['evm_mine']> {
+  return async ([options]) => {
+    const blocks = options?.blocks ?? 1n;
+    for (let i = 0n; i < blocks; i++) await chain.mine({ timestampSec: i === 0n ? options?.timestamp : undefined });
+    return '0x0';
+  };
+}

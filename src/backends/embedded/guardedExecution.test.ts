@@ -1,0 +1,183 @@
+// Regression tests of issue 11 items 2 and 3 over real HTTP through the gateway: a free key's batch
+// of infinite-loop eth_calls answers timeout errors while another client's latency stays low (the
+// calls run on the trace workers, each within --call-timeout-ms; an estimate's whole search within
+// it); a client that disconnects mid-batch leaves nothing queued or running; one key flooding the
+// trace pool does not starve another key's trace.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { optionDefs } from '../../config/options.js';
+import { bytesToHex, hexToBytes } from '../../rpc/hex.js';
+import { type PooledService, startPooledService } from './testing/pooledService.js';
+
+const LOOP = '0x00000000000000000000000000000000000000bc';
+const LOOP_CODE = '0x5b600056'; // JUMPDEST PUSH1 0 JUMP: spins until the gas cap
+// PUSH3 24000, then JUMPDEST PUSH1 1 SWAP1 SUB DUP1 PUSH1 4 JUMPI: counts down (~624k gas), then STOP.
+const COUNTDOWN = '0x00000000000000000000000000000000000000cd';
+const COUNTDOWN_CODE = '0x62005dc05b600190038060045700';
+const OVERRIDES = { [LOOP]: { code: LOOP_CODE }, [COUNTDOWN]: { code: COUNTDOWN_CODE } };
+const GAS_CAP = 10_000_000n; // ~1 s of looping: far past the timeouts below
+
+type RpcAnswer = { id: number; result?: unknown; error?: { code: number; message: string } };
+
+const call = (id: number, method: string, params: unknown[]) => ({ jsonrpc: '2.0', id, method, params });
+const loopCall = (id: number) => call(id, 'eth_call', [{ to: LOOP }, 'latest', OVERRIDES]);
+
+async function post(url: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return res.json();
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Measures /healthz and eth_blockNumber round trips of another key until `done` settles. */
+async function latenciesDuring(service: PooledService, done: Promise<unknown>): Promise<number[]> {
+  let finished = false;
+  void done.finally(() => (finished = true));
+  const samples: number[] = [];
+  while (!finished) {
+    let started = performance.now();
+    expect((await fetch(`${service.gateway.url}/healthz`)).status).toBe(200);
+    samples.push(performance.now() - started);
+    started = performance.now();
+    expect(await post(service.rpcUrl('enterprise'), call(1, 'eth_blockNumber', []))).toMatchObject({ result: '0x0' });
+    samples.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return samples;
+}
+
+describe('a free key batch of infinite-loop calls', () => {
+  let service: PooledService;
+  beforeAll(async () => {
+    service = await startPooledService({ workers: 1, gasCap: GAS_CAP, callTimeoutMs: 300, tiers: { cuPerSecond: { free: 10_000 } } });
+    await vi.waitFor(() => expect(service.pool!.stats().starting).toBe(0), { timeout: 20_000 });
+  }, 30_000);
+  afterAll(() => service?.close());
+
+  it('error: each call answers the timeout error while another client p99 stays under 50 ms; the service is fine afterwards', async () => {
+    const batch = Array.from({ length: 12 }, (_, i) => (i % 4 === 3 ? call(i, 'eth_estimateGas', [{ to: LOOP }, 'latest', OVERRIDES]) : loopCall(i)));
+    const answer = post(service.rpcUrl('free'), batch) as Promise<RpcAnswer[]>;
+    const samples = await latenciesDuring(service, answer);
+    expect(percentile(samples, 99)).toBeLessThan(50);
+    expect(samples.length).toBeGreaterThan(20);
+    const answers = await answer;
+    expect(answers).toHaveLength(12);
+    for (const a of answers) expect(a.error).toEqual({ code: -32000, message: 'execution timeout: exceeded 300 ms' });
+    expect(service.pool!.stats()).toMatchObject({ workers: 1, busy: 0, queued: 0, replaced: 0 });
+    // A call that ends answers as before.
+    expect(await post(service.rpcUrl('free'), call(1, 'eth_call', [{ to: COUNTDOWN }, 'latest', OVERRIDES]))).toEqual({ jsonrpc: '2.0', id: 1, result: '0x' });
+  }, 30_000);
+
+  it('error: an estimate runs its whole search within the call timeout (each run alone would fit)', async () => {
+    const [single, estimate] = (await post(service.rpcUrl('free'), [
+      call(1, 'eth_call', [{ to: COUNTDOWN }, 'latest', OVERRIDES]),
+      call(2, 'eth_estimateGas', [{ to: COUNTDOWN }, 'latest', OVERRIDES]),
+    ])) as RpcAnswer[];
+    expect(single).toMatchObject({ result: '0x' });
+    expect(estimate!.error).toEqual({ code: -32000, message: 'execution timeout: exceeded 300 ms' });
+  }, 30_000);
+});
+
+describe('calls without trace workers (--trace-workers 0)', () => {
+  let service: PooledService;
+  beforeAll(async () => {
+    service = await startPooledService({ workers: 0, gasCap: GAS_CAP, callTimeoutMs: 300, tiers: { cuPerSecond: { free: 10_000 } } });
+  }, 30_000);
+  afterAll(() => service?.close());
+
+  it('error: they run in-process under the guard and answer the timeout error', async () => {
+    const started = performance.now();
+    const answers = (await post(service.rpcUrl('free'), [loopCall(1), call(2, 'eth_estimateGas', [{ to: LOOP }, 'latest', OVERRIDES])])) as RpcAnswer[];
+    for (const a of answers) expect(a.error).toEqual({ code: -32000, message: 'execution timeout: exceeded 300 ms' });
+    expect(performance.now() - started).toBeLessThan(2000);
+  }, 30_000);
+});
+
+describe.each([
+  { front: 'the fast path', fastPath: true },
+  { front: 'node:http', fastPath: false },
+])('a client that disconnects mid-batch ($front)', ({ fastPath }) => {
+  let service: PooledService;
+  beforeAll(async () => {
+    service = await startPooledService({ workers: 1, gasCap: GAS_CAP * 10n, callTimeoutMs: 20_000, tiers: { cuPerSecond: { free: 10_000 } }, fastPath });
+    await vi.waitFor(() => expect(service.pool!.stats().starting).toBe(0), { timeout: 20_000 });
+  }, 30_000);
+  afterAll(() => service?.close());
+
+  it('behavior: its queued calls are dropped and its running call is cancelled; the worker is free and kept', async () => {
+    const client = new AbortController();
+    const gone = post(service.rpcUrl('free'), Array.from({ length: 10 }, (_, i) => loopCall(i)), client.signal).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 1, queued: 9 }), { timeout: 5000 });
+    client.abort();
+    await gone;
+    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 0, queued: 0, cancelled: 10 }), { timeout: 1000, interval: 10 });
+    expect(service.pool!.stats()).toMatchObject({ workers: 1, replaced: 0 });
+    // The same key's next call does not wait behind anything.
+    const started = performance.now();
+    expect(await post(service.rpcUrl('free'), call(1, 'eth_call', [{ to: COUNTDOWN }, 'latest', OVERRIDES]))).toMatchObject({ result: '0x' });
+    expect(performance.now() - started).toBeLessThan(1000);
+  }, 30_000);
+
+  it('behavior: an identical trace waiting on the one a departed client started gets its answer', async () => {
+    const { chain } = service.temp;
+    await chain.setCode(hexToBytes(LOOP), hexToBytes(LOOP_CODE));
+    // A mined transaction that loops for 5M gas: its prestate trace is a replay of about half a second.
+    const hash = bytesToHex(await chain.sendTransaction({ from: chain.accounts[0]!.address.bytes, to: hexToBytes(LOOP), gas: 5_000_000n }));
+    const trace = call(1, 'debug_traceTransaction', [hash, { tracer: 'prestateTracer' }]);
+    const first = new AbortController();
+    const gone = post(service.rpcUrl('payg'), trace, first.signal).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(service.pool!.stats().busy).toBe(1), { timeout: 5000, interval: 5 });
+    const waiting = post(service.rpcUrl('enterprise'), trace) as Promise<RpcAnswer>;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    first.abort();
+    await gone;
+    const answer = await waiting;
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toHaveProperty(LOOP);
+  }, 30_000);
+});
+
+describe('a batch of light calls at the service default queue limit', () => {
+  let service: PooledService;
+  beforeAll(async () => {
+    const queueLimit = optionDefs.find((d) => d.key === 'traceQueueLimit')!.default as number;
+    service = await startPooledService({ workers: 1, gasCap: GAS_CAP, callTimeoutMs: 5000, maxQueuedJobs: queueLimit });
+    await vi.waitFor(() => expect(service.pool!.stats().starting).toBe(0), { timeout: 20_000 });
+  }, 30_000);
+  afterAll(() => service?.close());
+
+  it('behavior: a whole batch of 1000 eth_calls from one key is answered, none refused by the queue', async () => {
+    const batch = Array.from({ length: 1000 }, (_, i) => call(i, 'eth_call', [{ to: COUNTDOWN }, 'latest']));
+    const answers = (await post(service.rpcUrl('enterprise'), batch)) as RpcAnswer[];
+    expect(answers.filter((a) => a.result === '0x')).toHaveLength(1000);
+  }, 30_000);
+});
+
+describe('one key flooding the trace pool', () => {
+  let service: PooledService;
+  beforeAll(async () => {
+    service = await startPooledService({ workers: 1, gasCap: GAS_CAP, callTimeoutMs: 300, traceTimeoutMs: 300, maxQueuedJobs: 16 });
+    await vi.waitFor(() => expect(service.pool!.stats().starting).toBe(0), { timeout: 20_000 });
+  }, 30_000);
+  afterAll(() => service?.close());
+
+  it('behavior: another key trace is still admitted and answered promptly, not after the whole backlog', async () => {
+    const flood = new AbortController();
+    const heavy = Array.from({ length: 30 }, (_, i) => call(i, 'trace_call', [{ to: LOOP }, ['trace'], 'latest', OVERRIDES]));
+    const flooding = (post(service.rpcUrl('payg'), heavy, flood.signal) as Promise<RpcAnswer[]>).catch(() => undefined);
+    // Key A holds the whole queue (16 waiting, 14 refused, one running): ~5 s of work.
+    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 1, queued: 16 }), { timeout: 5000 });
+    const started = performance.now();
+    const answer = (await post(service.rpcUrl('enterprise'), call(1, 'trace_call', [{ to: COUNTDOWN }, ['trace'], 'latest', OVERRIDES]))) as RpcAnswer;
+    const elapsed = performance.now() - started;
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toMatchObject({ trace: [{ type: 'call' }] });
+    // At most the running job and one turn of A ahead of it.
+    expect(elapsed).toBeLessThan(1500);
+    flood.abort();
+    await flooding;
+    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 0, queued: 0 }), { timeout: 2000 });
+  }, 30_000);
+});

@@ -1,0 +1,65 @@
+// The table of JSON-RPC methods a backend serves: one runtime schema and one handler per wire name.
+// Namespaces declare `{ schema, handlers }` pairs; a missing handler fails to compile.
+import type { MethodSpec, ParamsOf } from '../../rpc/schema/defineMethod.js';
+import { parseParams } from '../../rpc/schema/defineMethod.js';
+import { MethodNotFoundError } from '../../rpc/errors.js';
+
+/** Per-request facts a handler may use. */
+export interface RpcContext {
+  /** Request id, also in logs and the `X-Request-Id` header. */
+  requestId: string;
+  /** Aborted when the client disconnects or the request's deadline passes. */
+  signal: AbortSignal;
+  /**
+   * Who asked: the API key's id (the gateway fills it). The trace pool queues jobs per client key
+   * and serves keys in turn; calls without one share a single queue.
+   */
+  clientKey?: string;
+}
+
+export type MethodHandler<M extends MethodSpec> = (params: ParamsOf<M>, ctx: RpcContext) => unknown;
+
+/** Handlers for every method of a namespace schema. */
+export type HandlersFor<S extends Record<string, MethodSpec>> = { [K in keyof S]: MethodHandler<S[K]> };
+
+export interface MethodEntry {
+  spec: MethodSpec;
+  handler: (params: never, ctx: RpcContext) => unknown;
+}
+
+export type MethodTable = ReadonlyMap<string, MethodEntry>;
+
+export interface Namespace<S extends Record<string, MethodSpec>> {
+  schema: S;
+  handlers: HandlersFor<S>;
+}
+
+/** Any namespace, whatever its methods: handlers take `never` so every concrete handler fits. */
+export interface AnyNamespace {
+  schema: Record<string, MethodSpec>;
+  handlers: Record<string, (params: never, ctx: RpcContext) => unknown>;
+}
+
+/** Builds a method table from namespaces; later namespaces override earlier ones for the same name. */
+export function createMethodTable(...namespaces: AnyNamespace[]): MethodTable {
+  const table = new Map<string, MethodEntry>();
+  for (const ns of namespaces) {
+    for (const name of Object.keys(ns.schema)) {
+      table.set(name, { spec: ns.schema[name]!, handler: ns.handlers[name] as MethodEntry['handler'] });
+    }
+  }
+  return table;
+}
+
+/** Typed helper so a namespace literal keeps its schema's method names. */
+export function defineNamespace<S extends Record<string, MethodSpec>>(schema: S, handlers: HandlersFor<S>): Namespace<S> {
+  return { schema, handlers };
+}
+
+/** Validates params and runs the handler; unknown methods throw MethodNotFoundError. */
+export async function callMethod(table: MethodTable, method: string, rawParams: unknown, ctx: RpcContext): Promise<unknown> {
+  const entry = table.get(method);
+  if (!entry) throw new MethodNotFoundError(method);
+  const params = parseParams(method, entry.spec, rawParams);
+  return await (entry.handler as (p: unknown, c: RpcContext) => unknown)(params, ctx);
+}

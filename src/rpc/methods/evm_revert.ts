@@ -1,8 +1,0 @@
-// evm_revert: rewinds to a snapshot (true), or answers false for an unknown or used id.
-import type { evmSchema } from '../schema/evm.js';
-import type { ChainMethodDeps } from './chainMethodDeps.js';
-import type { MethodHandler } from './methodTable.js';
-
-export function evm_revert({ chain }: ChainMethodDeps): MethodHandler<(typeof evmSchema)['evm_revert']> {
-  return ([id]) => chain.revert(id);
-}
