@@ -117,6 +117,10 @@ describe('webhooks through the service (end to end)', () => {
       body: JSON.stringify({ network: 'LOCAL', webhook_type: 'ADDRESS_ACTIVITY', webhook_url: listenerUrl, addresses: [recipient] }),
     });
     expect(created.status).toBe(200);
+    // One router and one document for every management route the service mounts.
+    const doc = (await (await fetch(`${service.baseUrl}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/keys', '/keys/{id}/usage', '/create-webhook', '/webhook-signing-key', '/backfill-webhook', '/healthz', '/metrics']));
+    expect((await fetch(`${service.baseUrl}/api/keys`, { headers: { 'x-service-token': service.authToken } })).status).toBe(200);
     const webhook = ((await created.json()) as { data: { id: string; signing_key: string } }).data;
 
     const wallet = createWalletClient({ account, chain: foundry, transport: http(service.rpcUrl) });

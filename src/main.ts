@@ -166,8 +166,9 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       cors: { origins: config.corsOrigins },
       apiCors: { origins: config.apiCorsOrigins },
       fastPath: !config.nodeHttpOnly,
-      // Its route words may be logged as they are (every other path segment is masked).
-      routes: [{ ...webhooksApi, pathWords: webhooksApi.routes.flatMap((r) => r.path.split('/')) }],
+      // On the gateway's one management router and OpenAPI document, beside /api/keys.
+      apiRoutes: webhooksApi.routes,
+      apiVersion: version,
     });
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());

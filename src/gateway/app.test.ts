@@ -1,8 +1,7 @@
 // Gateway behaviour over real HTTP: batches, quotas, CORS, operations endpoints, request ids,
 // log redaction, networks, mounted routes and graceful shutdown.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpRoute } from '../http/route.js';
-import { sendJson } from '../http/sendJson.js';
+import { defineApiRoute } from '../http/api/apiRoute.js';
 import { createManualClock } from './clock.js';
 import { createTestState, createTestTable } from './testing/testNamespace.js';
 import { post, rpcBody, startTestGateway, type TestGateway } from './testing/startTestGateway.js';
@@ -308,20 +307,28 @@ describe('routing', () => {
     expect((await post(url, rpcBody('eth_getLogs', [{}]))).json).toMatchObject({ result: 'upstream:eth_getLogs' });
   });
 
-  it('behavior: mounted routes get their prefix; /api/keys stays with the keys API', async () => {
+  it('behavior: mounted API routes get the /api prefix, the token check and the request id; /api/keys stays with the keys API', async () => {
     const seen: string[] = [];
-    const webhooks: HttpRoute = {
-      prefix: '/api',
-      async handle(req, res, ctx) {
-        seen.push(`${req.url} ${ctx.requestId.length > 0}`);
-        sendJson(res, 200, { ok: true });
+    const route = defineApiRoute({
+      method: 'GET',
+      path: '/webhooks',
+      operationId: 'webhooks',
+      summary: 'test route',
+      tag: 'test',
+      response: { type: 'object' },
+      async handle({ requestId }) {
+        seen.push(`/webhooks ${requestId.length > 0}`);
+        return { ok: true };
       },
-    };
-    t = await startTestGateway({ routes: [webhooks] });
-    expect((await fetch(`${t.url}/api/webhooks`)).status).toBe(200);
+    });
+    t = await startTestGateway({ apiRoutes: [route] });
+    const headers = { 'x-service-token': t.authToken };
+    expect((await fetch(`${t.url}/api/webhooks`, { headers })).status).toBe(200);
+    expect((await fetch(`${t.url}/api/webhooks`)).status).toBe(401);
     expect((await fetch(`${t.url}/api/keys`)).status).toBe(401);
+    expect((await fetch(`${t.url}/api/keys`, { headers })).status).toBe(200);
     expect((await fetch(`${t.url}/apix`)).status).toBe(404);
-    expect(seen).toEqual(['/api/webhooks true']);
+    expect(seen).toEqual(['/webhooks true']);
   });
 
   it('error: unknown paths answer 404 JSON', async () => {

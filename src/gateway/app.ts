@@ -1,25 +1,25 @@
 // The gateway: the JSON-RPC endpoint per network (plain keep-alive requests on the fast path,
-// fastPath/, everything else through node:http), `/healthz`, `/readyz`, `/metrics`, the keys
-// management API and any mounted routes. Owns request ids, CORS, access logs and graceful
-// shutdown; what a method does is left to the backends.
+// fastPath/, everything else through node:http) and, beside it, the management router
+// (http/api/createApiApp.ts: `/healthz`, `/readyz`, `/metrics`, `/api/keys` and the other `/api`
+// routes). Owns request ids, CORS, access logs and graceful shutdown; what a method does is left
+// to the backends.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { InternalError } from '../rpc/errors.js';
-import type { HttpRoute } from '../http/route.js';
+import { createApiApp, type ApiApp } from '../http/api/createApiApp.js';
 import { sendJson } from '../http/sendJson.js';
-import { constantTimeEqual } from '../http/constantTimeEqual.js';
 import { createPathRedactor } from '../log/createLogger.js';
 import { systemClock } from './clock.js';
 import { createCors } from './cors.js';
 import { handleClientError } from './clientErrors.js';
 import { DEFAULT_LIMITS, type GatewayOptions } from './gatewayOptions.js';
-import { createKeysRoute } from './api/keysRoute.js';
+import { createKeysRoutes } from './api/keysRoute.js';
 import { createKeyCache, type KeyCache } from './keys/keyCache.js';
 import { createGatewayMetrics, type GatewayMetrics } from './ops/gatewayMetrics.js';
-import { checkReadiness, type ReadinessCheck } from './ops/health.js';
-import { PROMETHEUS_CONTENT_TYPE } from './ops/metricsRegistry.js';
+import type { ReadinessCheck } from './ops/health.js';
+import { createOpsRoutes } from './ops/opsRoutes.js';
 import { createCostTable } from './policy/computeUnits.js';
 import { createTierPolicy } from './policy/tiers.js';
 import { createTokenBucketLimiter } from './policy/tokenBucket.js';
@@ -33,6 +33,8 @@ export interface Gateway {
   readonly server: Server;
   readonly metrics: GatewayMetrics;
   readonly keyCache: KeyCache;
+  /** The management router (everything but JSON-RPC) with its mounted routes and OpenAPI document. */
+  readonly api: ApiApp;
   /** Starts listening; port 0 picks a free port. */
   listen(host?: string, port?: number): Promise<{ host: string; port: number; url: string }>;
   /** Stops accepting, lets in-flight requests finish (up to drainTimeoutMs), flushes usage. */
@@ -102,56 +104,32 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBatchSize: limits.maxBatchSize,
     maxResponseBytes: limits.maxResponseBytes,
   });
-  const keysRoute = createKeysRoute({ repo, authToken: options.authToken, keyCache, usage, clock });
-  // Longest prefix first, so `/api/keys` wins over a route mounted at `/api`.
-  const routes: HttpRoute[] = [keysRoute, ...(options.routes ?? [])].sort((a, b) => b.prefix.length - a.prefix.length);
   const readiness: ReadinessCheck[] = [
     { name: 'store', check: async () => (await repo.ping(), true) },
     ...routers.map((r) => ({ name: `network:${r.name}`, check: () => r.isReady() })),
     ...(options.readinessChecks ?? []),
   ];
-  // Paths in logs keep only route words: network names, mounted prefixes and their declared words.
-  const redactPath = createPathRedactor([...networks.keys(), ...routes.flatMap((r) => [...r.prefix.split('/'), ...(r.pathWords ?? [])])]);
+  let closing = false;
+  const api = createApiApp({
+    mounts: [
+      { prefix: '/api', routes: [...createKeysRoutes({ repo, keyCache, usage, clock }), ...(options.apiRoutes ?? [])] },
+      { prefix: '', routes: createOpsRoutes({ readiness, readyTimeoutMs: limits.readyTimeoutMs, closing: () => closing, registry: metrics.registry, metricsRequireToken: !!options.metricsRequireToken }) },
+    ],
+    authToken: options.authToken,
+    clock,
+    version: options.apiVersion,
+    logger,
+  });
+  // Paths in logs keep only route words: network names and the words of the management routes.
+  const redactPath = createPathRedactor([...networks.keys(), ...api.pathWords]);
   const accessLevel = options.accessLogLevel ?? 'debug';
   const nextRequestId = createRequestIds();
-  let closing = false;
   let inFlight = 0;
-
-  const hasToken = (req: IncomingMessage) => {
-    const given = req.headers['x-service-token'] ?? req.headers['x-alchemy-token'];
-    return !!options.authToken && typeof given === 'string' && constantTimeEqual(given, options.authToken);
-  };
 
   /** Serves everything but the JSON-RPC endpoint; returns the metrics route label. */
   const serveOther = async (req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<string> => {
-    const headers = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-    if (path === '/healthz') {
-      sendJson(res, 200, { status: 'ok' }, headers);
-      return 'healthz';
-    }
-    if (path === '/readyz') {
-      if (closing) sendJson(res, 503, { status: 'shutting down', checks: {} }, headers);
-      else {
-        const report = await checkReadiness(readiness, limits.readyTimeoutMs);
-        sendJson(res, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', checks: report.checks }, headers);
-      }
-      return 'readyz';
-    }
-    if (path === '/metrics') {
-      if (options.metricsRequireToken && !hasToken(req)) sendJson(res, 401, { error: { code: 'unauthorized', message: 'metrics need the auth token (X-Service-Token header)' } }, headers);
-      else {
-        const text = metrics.registry.render();
-        res.writeHead(200, { ...headers, 'Content-Type': PROMETHEUS_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text) });
-        res.end(text);
-      }
-      return 'metrics';
-    }
-    const route = routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
-    if (route) {
-      await route.handle(req, res, { requestId });
-      return route.prefix;
-    }
-    sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Not found: ${path.slice(0, 100)}. JSON-RPC is served at POST /v2/<API_KEY>` } }, headers);
+    if (api.owns(path)) return api.serve(req, res, requestId);
+    sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Not found: ${path.slice(0, 100)}. JSON-RPC is served at POST /v2/<API_KEY>` } }, { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
     return 'not_found';
   };
 
@@ -268,6 +246,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     server,
     metrics,
     keyCache,
+    api,
     listen(host = '127.0.0.1', port = 0) {
       return new Promise((resolve, reject) => {
         listener.once('error', reject);

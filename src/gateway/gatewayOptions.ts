@@ -2,7 +2,7 @@
 // service options onto this; nothing else in the gateway has its own defaults for these.
 import type { Logger } from 'pino';
 import type { ApiKeyRepository } from '../store/types.js';
-import type { HttpRoute } from '../http/route.js';
+import type { ApiRoute } from '../http/api/apiRoute.js';
 import type { Clock } from './clock.js';
 import type { CorsOptions } from './cors.js';
 import type { KeyCacheOptions } from './keys/keyCache.js';
@@ -49,7 +49,7 @@ export interface GatewayOptions {
   networks: NetworkOptions[];
   /** Where keys and usage live (the service store's `keys` repository). */
   store: { keys: ApiKeyRepository };
-  /** Token for the management API (`/api/keys`) and, if enabled, `/metrics`. */
+  /** Token for the management API (everything under `/api` but its OpenAPI document) and, if enabled, `/metrics`. */
   authToken?: string;
   logger: Logger;
   clock?: Clock;
@@ -62,8 +62,10 @@ export interface GatewayOptions {
   cors?: CorsOptions;
   /** CORS of every other path: the management API under `/api`, health, metrics (default: none). */
   apiCors?: CorsOptions;
-  /** Extra routes mounted by path prefix (the webhook API under `/api`, the dashboard, …). */
-  routes?: HttpRoute[];
+  /** More management routes under `/api`, beside `/api/keys` (the webhooks API's, …), on the same router and document. */
+  apiRoutes?: readonly ApiRoute[];
+  /** Version shown in the OpenAPI document. */
+  apiVersion?: string;
   keyCache?: Omit<KeyCacheOptions, 'repo' | 'clock'>;
   /** How often usage counts and last-used times are written to the store. */
   usageFlushIntervalMs?: number;

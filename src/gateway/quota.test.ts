@@ -17,8 +17,10 @@ const batchOf = (n: number, method: string, params: unknown[] = []) =>
 /** Usage rows of a key by method, through the keys API (which flushes the recorder first). */
 async function usageOf(g: TestGateway, keyId: string): Promise<Record<string, { requests: number; computeUnits: number }>> {
   const r = await fetch(`${g.url}/api/keys/${keyId}/usage?from=2000-01-01&to=2999-01-01`, { headers: { 'x-service-token': g.authToken } });
-  const body = (await r.json()) as { days: Array<{ methods: Record<string, { requests: number; computeUnits: number }> }> };
-  return Object.assign({}, ...body.days.map((d) => d.methods));
+  const body = (await r.json()) as { data: { days: Array<{ methods: Record<string, { requests: number; compute_units: number }> }> } };
+  const methods: Record<string, { requests: number; computeUnits: number }> = {};
+  for (const day of body.data.days) for (const [name, m] of Object.entries(day.methods)) methods[name] = { requests: m.requests, computeUnits: m.compute_units };
+  return methods;
 }
 
 describe('admission without debt', () => {

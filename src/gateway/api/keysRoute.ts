@@ -1,53 +1,39 @@
-// Management API for API keys, mounted at `/api/keys`: list, create (secret shown once), show,
-// revoke, and daily usage. Callers authenticate with the service auth token in `X-Service-Token`
-// (or `X-Alchemy-Token`, as the reference provider's SDK sends it).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Management API for API keys, routes of the management kit mounted at `/api/keys`: list, create
+// (secret shown once), show, revoke, and daily usage. Same conventions as the webhooks API:
+// snake_case fields, `{data}` replies, `{message, field?}` errors; token and body are the kit's.
 import { z } from 'zod';
 import type { ApiKeyRecord, ApiKeyRepository } from '../../store/types.js';
 import { API_KEY_TIERS } from '../../store/types.js';
-import type { HttpRoute } from '../../http/route.js';
-import { readBody, BodyTooLargeError } from '../../http/readBody.js';
-import { sendJson } from '../../http/sendJson.js';
-import { constantTimeEqual } from '../../http/constantTimeEqual.js';
+import { defineApiRoute, type ApiRoute } from '../../http/api/apiRoute.js';
+import { invalidField } from '../../http/api/parseBody.js';
+import { ResourceNotFoundError } from '../../rpc/errors.js';
 import type { Clock } from '../clock.js';
 import { createApiKey } from '../keys/apiKeys.js';
 import type { KeyCache } from '../keys/keyCache.js';
 import type { UsageRecorder } from '../usage/usageRecorder.js';
 import { utcDay } from '../usage/usageRecorder.js';
 
-export interface KeysRouteOptions {
+export interface KeysRoutesOptions {
   repo: ApiKeyRepository;
-  /** Service auth token; without one every request is refused. */
-  authToken: string | undefined;
   keyCache: KeyCache;
   usage: UsageRecorder;
   clock: Clock;
-  prefix?: string;
 }
 
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
 const CreateKeyBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  tier: z.enum(API_KEY_TIERS).default('free'),
-  allowedOrigins: z
+  name: z.string({ error: 'is required' }).trim().min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),
+  tier: z.enum(API_KEY_TIERS, { error: `must be one of ${API_KEY_TIERS.join(', ')}` }).default('free'),
+  allowed_origins: z
     .array(z.string().regex(ORIGIN, { error: 'expected an origin such as https://app.example.com' }))
-    .max(100)
+    .max(100, { error: 'at most 100 origins' })
     .optional(),
 });
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
-
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+const TAG = 'API keys';
 
 /** The key as the API shows it: everything but the secret, which is never stored. */
 function keyView(k: ApiKeyRecord) {
@@ -56,129 +42,153 @@ function keyView(k: ApiKeyRecord) {
     name: k.name,
     tier: k.tier,
     active: k.active,
-    keyPrefix: k.keyPrefix,
-    allowedOrigins: k.allowedOrigins,
-    createdAt: new Date(k.createdAt).toISOString(),
-    lastUsedAt: k.lastUsedAt === null ? null : new Date(k.lastUsedAt).toISOString(),
-    revokedAt: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
+    key_prefix: k.keyPrefix,
+    allowed_origins: k.allowedOrigins,
+    created_at: new Date(k.createdAt).toISOString(),
+    last_used_at: k.lastUsedAt === null ? null : new Date(k.lastUsedAt).toISOString(),
+    revoked_at: k.revokedAt === null ? null : new Date(k.revokedAt).toISOString(),
   };
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  let body: Buffer;
-  try {
-    body = await readBody(req, { maxBytes: 64 * 1024, timeoutMs: 10_000 });
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ApiError(413, 'payload_too_large', 'request body exceeds 65536 bytes');
-    throw new ApiError(408, 'request_timeout', 'request body not received in time');
-  }
-  try {
-    return body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new ApiError(400, 'invalid_json', 'request body is not valid JSON');
-  }
-}
+const TIME_OR_NULL = { type: ['string', 'null'], format: 'date-time' } as const;
+const KEY_SCHEMA = {
+  type: 'object',
+  required: ['id', 'name', 'tier', 'active', 'key_prefix', 'allowed_origins', 'created_at', 'last_used_at', 'revoked_at'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    tier: { type: 'string', enum: API_KEY_TIERS },
+    active: { type: 'boolean' },
+    key_prefix: { type: 'string', description: 'first characters of the secret, to recognise it' },
+    allowed_origins: { type: ['array', 'null'], items: { type: 'string' }, description: 'browser origins allowed to use the key; null: any' },
+    created_at: { type: 'string', format: 'date-time' },
+    last_used_at: TIME_OR_NULL,
+    revoked_at: TIME_OR_NULL,
+  },
+} as const;
+const COUNTS = { type: 'object', properties: { requests: { type: 'integer' }, compute_units: { type: 'integer' } } } as const;
+const data = (schema: object) => ({ type: 'object', required: ['data'], properties: { data: schema } });
+const NOT_FOUND = { 404: 'Unknown key id' };
 
-export function createKeysRoute(options: KeysRouteOptions): HttpRoute {
-  const prefix = options.prefix ?? '/api/keys';
+export function createKeysRoutes(options: KeysRoutesOptions): ApiRoute[] {
   const { repo } = options;
-
-  const authorized = (req: IncomingMessage): boolean => {
-    if (!options.authToken) return false;
-    const given = req.headers['x-service-token'] ?? req.headers['x-alchemy-token'];
-    return typeof given === 'string' && constantTimeEqual(given, options.authToken);
-  };
 
   const requireKey = async (id: string): Promise<ApiKeyRecord> => {
     const key = await repo.findById(id);
-    if (!key) throw new ApiError(404, 'not_found', `no API key with id ${id.slice(0, 80)}`);
+    if (!key) throw new ResourceNotFoundError(`id: no API key ${id.slice(0, 80)}`, { httpStatus: 404, data: { field: 'id' } });
     return key;
   };
 
   const usage = async (id: string, query: URLSearchParams) => {
     await requireKey(id);
-    const to = query.get('to') ?? utcDay(options.clock.now());
-    const from = query.get('from') ?? utcDay(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS);
-    if (!DAY.test(from) || !DAY.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) {
-      throw new ApiError(400, 'invalid_query', 'from and to must be UTC days as YYYY-MM-DD');
+    const to = query.get('to') || utcDay(options.clock.now());
+    const from = query.get('from') || utcDay(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS);
+    for (const [field, day] of [['from', from], ['to', to]] as const) {
+      if (!DAY.test(day) || Number.isNaN(Date.parse(day))) throw invalidField(field, 'must be a UTC day as YYYY-MM-DD');
     }
-    if (from > to) throw new ApiError(400, 'invalid_query', 'from must not be after to');
+    if (from > to) throw invalidField('from', 'must not be after to');
     await options.usage.flush();
     const rows = await repo.usage(id, from, to);
-    const days = new Map<string, { day: string; requests: number; computeUnits: number; methods: Record<string, { requests: number; computeUnits: number }> }>();
-    let requests = 0;
-    let computeUnits = 0;
+    type Counts = { requests: number; compute_units: number };
+    const days = new Map<string, { day: string; methods: Record<string, Counts> } & Counts>();
+    const totals: Counts = { requests: 0, compute_units: 0 };
     for (const row of rows) {
       let day = days.get(row.day);
       if (!day) {
-        day = { day: row.day, requests: 0, computeUnits: 0, methods: {} };
+        day = { day: row.day, requests: 0, compute_units: 0, methods: {} };
         days.set(row.day, day);
       }
       day.requests += row.requests;
-      day.computeUnits += row.computeUnits;
-      day.methods[row.method] = { requests: row.requests, computeUnits: row.computeUnits };
-      requests += row.requests;
-      computeUnits += row.computeUnits;
+      day.compute_units += row.computeUnits;
+      day.methods[row.method] = { requests: row.requests, compute_units: row.computeUnits };
+      totals.requests += row.requests;
+      totals.compute_units += row.computeUnits;
     }
-    return { keyId: id, from, to, totals: { requests, computeUnits }, days: [...days.values()] };
+    return { key_id: id, from, to, totals, days: [...days.values()] };
   };
 
-  /** Dispatches `rest` (the path after the prefix, split on `/`) to a handler. */
-  const route = async (req: IncomingMessage, rest: string[], query: URLSearchParams): Promise<[number, unknown]> => {
-    const method = req.method ?? 'GET';
-    const notAllowed = () => new ApiError(405, 'method_not_allowed', `${method} is not allowed here`);
-    if (rest.length === 0) {
-      if (method === 'GET') return [200, { keys: (await repo.list()).map(keyView) }];
-      if (method !== 'POST') throw notAllowed();
-      const parsed = CreateKeyBody.safeParse(await readJson(req));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new ApiError(400, 'invalid_body', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
-      }
-      const { record, apiKey } = await createApiKey(repo, parsed.data, options.clock);
-      return [201, { key: keyView(record), apiKey }];
-    }
-    const [id, action, ...extra] = rest;
-    if (extra.length > 0 || !id) throw new ApiError(404, 'not_found', 'no such endpoint');
-    if (action === undefined) {
-      if (method !== 'GET') throw notAllowed();
-      return [200, { key: keyView(await requireKey(id)) }];
-    }
-    if (action === 'revoke') {
-      if (method !== 'POST') throw notAllowed();
-      await requireKey(id);
-      const revoked = await repo.revoke(id, options.clock.now());
-      options.keyCache.invalidate(id);
-      return [200, { key: keyView(revoked!) }];
-    }
-    if (action === 'usage') {
-      if (method !== 'GET') throw notAllowed();
-      return [200, await usage(id, query)];
-    }
-    throw new ApiError(404, 'not_found', 'no such endpoint');
-  };
-
-  return {
-    prefix,
-    async handle(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string }) {
-      const headers = { 'X-Request-Id': ctx.requestId, 'Cache-Control': 'no-store' };
-      if (!authorized(req)) {
-        const message = options.authToken ? 'missing or wrong auth token (X-Service-Token header)' : 'management API disabled: no auth token configured';
-        sendJson(res, 401, { error: { code: 'unauthorized', message } }, headers);
-        return;
-      }
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      const path = q === -1 ? url : url.slice(0, q);
-      try {
-        const rest = path.slice(prefix.length).split('/').filter(Boolean).map((s) => decodeURIComponent(s));
-        const [status, body] = await route(req, rest, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)));
-        sendJson(res, status, body, headers);
-      } catch (error) {
-        if (error instanceof ApiError) sendJson(res, error.status, { error: { code: error.code, message: error.message } }, headers);
-        else if (error instanceof URIError) sendJson(res, 400, { error: { code: 'invalid_path', message: 'malformed percent-encoding in path' } }, headers);
-        else throw error;
-      }
-    },
-  };
+  return [
+    defineApiRoute({
+      method: 'GET',
+      path: '/keys',
+      operationId: 'list-keys',
+      summary: 'List all API keys, oldest first (secrets are never stored, so never listed).',
+      tag: TAG,
+      response: data({ type: 'array', items: KEY_SCHEMA }),
+      async handle() {
+        return { data: (await repo.list()).map(keyView) };
+      },
+    }),
+    defineApiRoute({
+      method: 'POST',
+      path: '/keys',
+      operationId: 'create-key',
+      summary: 'Create an API key. The reply holds its secret (api_key), shown this once.',
+      tag: TAG,
+      body: CreateKeyBody,
+      maxBodyBytes: 64 * 1024,
+      status: 201,
+      response: data({ ...KEY_SCHEMA, required: [...KEY_SCHEMA.required, 'api_key'], properties: { ...KEY_SCHEMA.properties, api_key: { type: 'string', description: 'the secret: use it in /v2/<api_key>' } } }),
+      async handle({ body }) {
+        const { record, apiKey } = await createApiKey(repo, { name: body.name, tier: body.tier, allowedOrigins: body.allowed_origins }, options.clock);
+        return { data: { ...keyView(record), api_key: apiKey } };
+      },
+    }),
+    defineApiRoute({
+      method: 'GET',
+      path: '/keys/:id',
+      operationId: 'get-key',
+      summary: 'One API key.',
+      tag: TAG,
+      errors: NOT_FOUND,
+      response: data(KEY_SCHEMA),
+      async handle({ params }) {
+        return { data: keyView(await requireKey(params.id!)) };
+      },
+    }),
+    defineApiRoute({
+      method: 'POST',
+      path: '/keys/:id/revoke',
+      operationId: 'revoke-key',
+      summary: 'Revoke an API key; it is refused at once, also by a running gateway that had it cached.',
+      tag: TAG,
+      errors: NOT_FOUND,
+      response: data(KEY_SCHEMA),
+      async handle({ params }) {
+        const id = params.id!;
+        await requireKey(id);
+        const revoked = await repo.revoke(id, options.clock.now());
+        options.keyCache.invalidate(id);
+        return { data: keyView(revoked!) };
+      },
+    }),
+    defineApiRoute({
+      method: 'GET',
+      path: '/keys/:id/usage',
+      operationId: 'key-usage',
+      summary: 'Requests and compute units of one key per UTC day and method (default: the last 30 days).',
+      tag: TAG,
+      errors: NOT_FOUND,
+      query: [
+        { name: 'from', required: false, type: 'string', description: 'first UTC day, YYYY-MM-DD (default: 29 days before to)' },
+        { name: 'to', required: false, type: 'string', description: 'last UTC day, YYYY-MM-DD (default: today)' },
+      ],
+      response: data({
+        type: 'object',
+        properties: {
+          key_id: { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          totals: COUNTS,
+          days: {
+            type: 'array',
+            items: { type: 'object', properties: { day: { type: 'string' }, ...COUNTS.properties, methods: { type: 'object', additionalProperties: COUNTS } } },
+          },
+        },
+      }),
+      async handle({ params, query }) {
+        return { data: await usage(params.id!, query) };
+      },
+    }),
+  ];
 }

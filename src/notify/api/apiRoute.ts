@@ -1,43 +1,13 @@
-// The shape of one management API endpoint: what the router dispatches on, what the OpenAPI
-// document describes, and the handler. The body schema both validates and documents the request.
-import type { z } from 'zod';
+// The webhooks API's endpoints are routes of the shared management kit (http/api/apiRoute.ts);
+// this adds what they are built from (ApiDeps) and the error answers the document lists for them.
 import type { SqlDatabase } from '../../store/sql.js';
+import { defineApiRoute, type ApiRoute, type RouteSpec } from '../../http/api/apiRoute.js';
 import type { Notifier } from '../createNotifier.js';
 import type { WebhookIds } from '../webhooks/webhookIds.js';
 import type { WebhookRepository } from '../webhooks/webhookRepository.js';
 import type { WebhookTier } from '../webhooks/webhookTypes.js';
-import { parseBody } from './apiSchemas.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface QueryParamDoc {
-  name: string;
-  required: boolean;
-  type: 'string' | 'integer';
-  description: string;
-}
-
-export interface ApiInput<B> {
-  body: B;
-  query: URLSearchParams;
-  nowMs: number;
-  requestId: string;
-}
-
-export interface ApiRoute {
-  method: HttpMethod;
-  /** Path below the `/api` prefix, e.g. `/create-webhook`. */
-  path: string;
-  operationId: string;
-  summary: string;
-  tag: 'Webhooks (provider-compatible)' | 'Deliveries';
-  query?: QueryParamDoc[];
-  body?: z.ZodType;
-  /** JSON schema of the 200 response. */
-  response: object;
-  /** Returns the JSON body of a 200 reply; throws ServiceError subclasses for the rest. */
-  handle(input: ApiInput<unknown>): Promise<unknown>;
-}
+export type { ApiInput, ApiRoute, HttpMethod, QueryParamDoc } from '../../http/api/apiRoute.js';
 
 /** Everything the handlers use. */
 export interface ApiDeps {
@@ -51,11 +21,13 @@ export interface ApiDeps {
   onBackfillRequested?: () => void;
 }
 
-export function defineRoute<B = undefined>(
-  spec: Omit<ApiRoute, 'handle' | 'body'> & { body?: z.ZodType<B>; handle(input: ApiInput<B>): Promise<unknown> },
-): ApiRoute {
-  return {
-    ...spec,
-    handle: (input) => spec.handle({ ...input, body: (spec.body ? parseBody(spec.body, input.body) : undefined) as B }),
-  };
+/** A webhooks API route: every one but listing and creation names a webhook that may be unknown (404). */
+export function defineRoute<B = undefined>(spec: RouteSpec<B>): ApiRoute {
+  const errors: Record<number, string> =
+    spec.path === '/create-webhook'
+      ? { 403: 'Webhook limit of the tier reached' }
+      : spec.path === '/team-webhooks'
+        ? {}
+        : { 404: 'Unknown webhook or event id' };
+  return defineApiRoute({ errors, ...spec });
 }

@@ -2,7 +2,6 @@
 // the conversion of a validation failure into a 400 whose message names the field. The same
 // schemas generate the OpenAPI request bodies, so documentation and validation cannot drift.
 import { z } from 'zod';
-import { InvalidParamsError } from '../../rpc/errors.js';
 import { WEBHOOK_TYPES, MAX_ADDRESSES_PER_REQUEST, MAX_NFT_FILTERS_PER_WEBHOOK } from '../webhooks/webhookTypes.js';
 
 export const Address = z.string({ error: 'must be a string' }).regex(/^0x[0-9a-fA-F]{40}$/, { error: 'must be a 20-byte hex address (0x + 40 hex digits)' });
@@ -107,26 +106,7 @@ export const RotateKeyBody = z.object({
     .optional(),
 });
 
-function issueMessage(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length ? issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${String(p)}` : String(p))).join('') : 'body';
-  const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
-  return `${where}: ${missing ? 'is required' : issue.message.replace(/^Invalid input: expected (\w+), received (\w+)$/, 'must be a $1')}`;
-}
-
-/** Parses `input` or throws a 400 InvalidParamsError naming the first bad field, e.g. `addresses[2]: must be …`. */
-export function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw invalidField('body', 'must be a JSON object');
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const message = issueMessage(issue);
-  throw new InvalidParamsError(message, { httpStatus: 400, data: { field: message.slice(0, message.indexOf(':')) } });
-}
-
-/** A 400 for one field. */
-export function invalidField(field: string, problem: string): InvalidParamsError {
-  return new InvalidParamsError(`${field}: ${problem}`, { httpStatus: 400, data: { field } });
-}
+export { parseBody, invalidField } from '../../http/api/parseBody.js';
 
 /** Canonical decimal token id. */
 export function tokenIdToDecimal(tokenId: string | number): string {

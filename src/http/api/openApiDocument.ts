@@ -1,8 +1,14 @@
-// The OpenAPI 3.1 document of the management API, generated from the route table (paths, query
-// parameters, request schemas from the same zod schemas that validate) plus the notification
-// format under `webhooks`. Served at `/api/openapi.json`.
+// The OpenAPI 3.1 document of every management route, generated from the mounted route tables
+// (paths, parameters, request schemas from the same zod schemas that validate) plus the webhook
+// notification format under `webhooks`. Served at `/api/openapi.json`.
 import { z } from 'zod';
 import type { ApiRoute } from './apiRoute.js';
+
+/** Routes mounted under one path prefix (`/api`, or `` for the operations routes at the root). */
+export interface ApiMount {
+  prefix: string;
+  routes: readonly ApiRoute[];
+}
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -30,37 +36,56 @@ function requestSchema(schema: z.ZodType): object {
   return json;
 }
 
-export function buildOpenApiDocument(routes: readonly ApiRoute[], options: { version: string; prefix: string }): object {
-  const paths: Record<string, Record<string, object>> = {
-    '/openapi.json': { get: { operationId: 'openapi', summary: 'This document.', security: [], responses: { 200: { description: 'OpenAPI 3.1 document' } } } },
+/** `/keys/:id` as OpenAPI writes it: `/keys/{id}`. */
+export const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 503: 'Not ready' };
+
+function operation(r: ApiRoute): object {
+  const pathParams = [...r.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: q.type } }));
+  const status = r.status ?? 200;
+  return {
+    operationId: r.operationId,
+    summary: r.summary,
+    tags: [r.tag],
+    ...(r.auth === false && { security: [] }),
+    ...((pathParams.length > 0 || query.length > 0) && { parameters: [...pathParams, ...query] }),
+    ...(r.body && { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(r.body) } } } }),
+    responses: {
+      [status]: { description: STATUS_TEXT[status] ?? 'OK', content: { [r.contentType ?? 'application/json']: { schema: r.response } } },
+      400: errorResponse('Invalid input; the message names the field'),
+      ...(r.auth !== false && { 401: errorResponse('Missing or wrong auth token') }),
+      ...Object.fromEntries(Object.entries(r.errors ?? {}).map(([code, text]) => [code, errorResponse(text)])),
+    },
   };
-  for (const r of routes) {
-    paths[r.path] ??= {};
-    paths[r.path]![r.method.toLowerCase()] = {
-      operationId: r.operationId,
-      summary: r.summary,
-      tags: [r.tag],
-      ...(r.query && { parameters: r.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: q.type } })) }),
-      ...(r.body && { requestBody: { required: true, content: { 'application/json': { schema: requestSchema(r.body) } } } }),
-      responses: {
-        200: { description: 'OK', content: { 'application/json': { schema: r.response } } },
-        400: errorResponse('Invalid input; the message names the field'),
-        401: errorResponse('Missing or wrong auth token'),
-        ...(r.path !== '/team-webhooks' && r.path !== '/create-webhook' && { 404: errorResponse('Unknown webhook or event id') }),
-        ...(r.path === '/create-webhook' && { 403: errorResponse('Webhook limit of the tier reached') }),
-      },
-    };
+}
+
+/**
+ * One document for every mount. Paths are relative to the first mount's prefix (its `servers`
+ * entry); routes of other mounts carry their own `servers` entry, so each path resolves to where
+ * the router serves it.
+ */
+export function buildOpenApiDocument(mounts: readonly ApiMount[], options: { version: string }): object {
+  const base = mounts[0]?.prefix ?? '';
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const mount of mounts) {
+    for (const r of mount.routes) {
+      const path = toOpenApiPath(r.path);
+      paths[path] ??= mount.prefix === base ? {} : { servers: [{ url: mount.prefix || '/' }] };
+      paths[path]![r.method.toLowerCase()] = operation(r);
+    }
   }
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Tracehook webhooks API',
+      title: 'Tracehook management API',
       version: options.version,
       description:
-        'Manage webhooks (wire-compatible with the hosted provider Notify API) and inspect, replay and test their deliveries. ' +
+        'Manage webhooks (wire-compatible with the hosted provider Notify API), inspect, replay and test their deliveries, manage API keys and read the service health. ' +
         'Authenticate with the auth token in X-Service-Token (X-Alchemy-Token is accepted too).',
     },
-    servers: [{ url: options.prefix }],
+    servers: [{ url: base || '/' }],
     security: [{ ServiceToken: [] }, { AlchemyToken: [] }],
     paths,
     webhooks: {
