@@ -7,7 +7,9 @@ import type { MethodHandler } from './methodTable.js';
 export function evm_mine({ chain }: ChainMethodDeps): MethodHandler<(typeof evmSchema)['evm_mine']> {
   return async ([options]) => {
     const blocks = options?.blocks ?? 1n;
-    for (let i = 0n; i < blocks; i++) await chain.mine({ timestampSec: i === 0n ? options?.timestamp : undefined });
+    if (blocks === 0n) return '0x0';
+    await chain.mine({ timestampSec: options?.timestamp });
+    await chain.mineBlocks(blocks - 1n);
     return '0x0';
   };
 }
