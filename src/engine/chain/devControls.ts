@@ -19,8 +19,9 @@ export interface DevControls {
    * transactions, as anvil_mine does: with `intervalSec`, the clock moves that far ahead before each
    * block (the first included) and stays ahead afterwards. Each block is one turn of the lock and
    * the event loop is given back between blocks, so other requests are served meanwhile.
+   * `firstTimestampSec` sets the first block's timestamp (evm_mine's `{timestamp, blocks}`).
    */
-  mineBlocks(count: bigint, options?: { intervalSec?: bigint }): Promise<void>;
+  mineBlocks(count: bigint, options?: { intervalSec?: bigint; firstTimestampSec?: bigint }): Promise<void>;
   /** Records (head, working state, clock); returns the id for {@link DevControls.revert}. */
   snapshot(): Promise<bigint>;
   /** Rewinds to a snapshot and forgets it and every later one; false for an unknown id. */
@@ -132,9 +133,13 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     },
     async mineBlocks(count, options = {}) {
       if (count > MAX_BLOCKS_PER_CALL) throw new InvalidParamsError(`blocks: at most ${MAX_BLOCKS_PER_CALL} blocks per call, got ${count}`);
-      const { intervalSec } = options;
+      const { intervalSec, firstTimestampSec } = options;
       for (let i = 0n; i < count; i++) {
         if (stopped) throw new ServerError(`the chain closed after ${i} of ${count} blocks`);
+        if (i === 0n && firstTimestampSec !== undefined) {
+          await controls.mine({ timestampSec: firstTimestampSec });
+          continue;
+        }
         await locked(async () => {
           if (intervalSec !== undefined) timeOffsetSec += intervalSec;
           await mineFromPool();

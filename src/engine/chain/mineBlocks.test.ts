@@ -46,6 +46,15 @@ describe('mineBlocks', () => {
     expect(headsSeenByTimers.filter((n) => n > 0n && n < 40n).length).toBeGreaterThan(5);
   });
 
+  it('args: firstTimestampSec times the first block; the next ones continue from it (evm_mine {timestamp, blocks})', async () => {
+    const { chain } = await openChain();
+    await chain.mineBlocks(3n, { firstTimestampSec: CLOCK_SEC + 500n });
+    const stamps = await Promise.all([1n, 2n, 3n].map(async (n) => (await chain.getBlockByNumber(n))!.header.timestamp));
+    expect(stamps).toEqual([CLOCK_SEC + 500n, CLOCK_SEC + 500n, CLOCK_SEC + 500n]);
+    await expect(chain.mineBlocks(2n, { firstTimestampSec: CLOCK_SEC })).rejects.toThrow('lower than the previous block');
+    expect(chain.headNumber()).toBe(3n);
+  });
+
   it('error: more blocks than the limit is refused before any is mined', async () => {
     const { chain } = await openChain();
     await expect(chain.mineBlocks(MAX_BLOCKS_PER_CALL + 1n)).rejects.toThrow(`blocks: at most ${MAX_BLOCKS_PER_CALL} blocks per call, got ${MAX_BLOCKS_PER_CALL + 1n}`);

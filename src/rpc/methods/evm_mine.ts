@@ -6,10 +6,7 @@ import type { MethodHandler } from './methodTable.js';
 
 export function evm_mine({ chain }: ChainMethodDeps): MethodHandler<(typeof evmSchema)['evm_mine']> {
   return async ([options]) => {
-    const blocks = options?.blocks ?? 1n;
-    if (blocks === 0n) return '0x0';
-    await chain.mine({ timestampSec: options?.timestamp });
-    await chain.mineBlocks(blocks - 1n);
+    await chain.mineBlocks(options?.blocks ?? 1n, { firstTimestampSec: options?.timestamp });
     return '0x0';
   };
 }
