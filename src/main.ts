@@ -82,6 +82,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       gasCap: BigInt(config.gasCap),
       callTimeoutMs: config.callTimeoutMs,
       minedRecordBytes: config.minedTraceMemoryMb * 1024 * 1024,
+      checkpointInWorker: true,
       logger: logger.child({ part: 'chain' }),
     });
     cleanups.push(() => chain.close());

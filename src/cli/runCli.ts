@@ -7,6 +7,7 @@ import { startServiceFromCli } from './startCommand.js';
 import { registerKeysCommand } from './keysCommand.js';
 import { openServiceStore } from '../store/openServiceStore.js';
 import { createKeysRepository } from '../store/keysRepository.js';
+import { packageVersion } from '../main.js';
 
 function describe(def: OptionDef): string {
   const dflt = def.default === undefined || (Array.isArray(def.default) && def.default.length === 0) ? '' : `; default ${Array.isArray(def.default) ? def.default.join(',') : String(def.default)}`;
@@ -27,6 +28,7 @@ export function addServiceOptions(command: Command, groups?: readonly OptionDef[
 export function createProgram(): Command {
   const program = new Command('tracehook')
     .description('Self-hostable EVM trace API and webhook platform, with an embedded persistent dev chain.')
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
     .showHelpAfterError()
     .addHelpText(
       'after',

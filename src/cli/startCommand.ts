@@ -1,29 +1,43 @@
-// `tracehook start`: runs the service until SIGINT/SIGTERM, then shuts down cleanly.
+// `tracehook start`: runs the service until SIGINT/SIGTERM, then shuts down cleanly. The signal
+// handlers are installed before anything starts, so a signal during start-up also stops it cleanly.
 import type { ServiceConfig } from '../config/options.js';
-import { startService } from '../main.js';
+import { type RunningService, startService } from '../main.js';
 import { ConfigError } from '../config/loadConfig.js';
 
 export async function startServiceFromCli(config: ServiceConfig): Promise<void> {
-  const service = await startService(config).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new ConfigError(`port ${config.port} on ${config.host} is already in use; choose another with --port (or TRACEHOOK_PORT)`, { cause: error });
-    }
-    throw error;
-  });
-  process.stdout.write(service.banner);
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    service.logger.info({ signal }, 'shutting down');
-    service.close().then(
+  let service: RunningService | undefined;
+  let stopSignal: NodeJS.Signals | undefined;
+  const shutDown = (running: RunningService, signal: NodeJS.Signals) => {
+    running.logger.info({ signal }, 'shutting down');
+    running.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        service.logger.error({ err: error }, 'shutdown failed');
+        running.logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopSignal) return;
+    stopSignal = signal;
+    // During start-up the service is stopped as soon as it is up (below).
+    if (service) shutDown(service, signal);
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  try {
+    service = await startService(config);
+  } catch (error) {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ConfigError(`port ${config.port} on ${config.host} is already in use; choose another with --port (or TRACEHOOK_PORT)`, { cause: error });
+    }
+    throw error;
+  }
+  if (stopSignal) {
+    shutDown(service, stopSignal);
+    return;
+  }
+  process.stdout.write(service.banner);
 }

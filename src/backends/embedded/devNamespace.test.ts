@@ -33,6 +33,9 @@ describe('dev namespace', () => {
     expect(Number(await rpcResult<string>(f.table, 'eth_blockNumber'))).toBe(before + 6);
     expect(await rpc(f.table, 'evm_mine', ['0x1'])).toMatchObject({ error: { code: -32602, message: expect.stringContaining('lower than the previous block') } });
     expect(await rpc(f.table, 'anvil_mine', ['0x100000'])).toMatchObject({ error: { code: -32602 } });
+    const head = await rpcResult(f.table, 'eth_blockNumber');
+    expect(await rpc(f.table, 'evm_mine', [{ blocks: '0x2711' }])).toMatchObject({ error: { code: -32602, message: expect.stringContaining('at most 10000 blocks') } });
+    expect(await rpcResult(f.table, 'eth_blockNumber')).toBe(head);
     await rpcResult(f.table, 'evm_revert', [start]);
   });
 

@@ -6,8 +6,7 @@ import type { MethodHandler } from './methodTable.js';
 
 export function evm_mine({ chain }: ChainMethodDeps): MethodHandler<(typeof evmSchema)['evm_mine']> {
   return async ([options]) => {
-    const blocks = options?.blocks ?? 1n;
-    for (let i = 0n; i < blocks; i++) await chain.mine({ timestampSec: i === 0n ? options?.timestamp : undefined });
+    await chain.mineBlocks(options?.blocks ?? 1n, { firstTimestampSec: options?.timestamp });
     return '0x0';
   };
 }

@@ -69,6 +69,12 @@ export interface DevChainOptions {
    * `null` runs without one: a call into 0x0a then throws out of the VM (tests of the miner's recovery).
    */
   kzg?: KZG | null;
+  /**
+   * Checkpoint `chain.sqlite`'s WAL from a worker thread (the service sets it): SQLite's own
+   * checkpoint runs inside the COMMIT that crosses its threshold and held the loop for up to 300 ms
+   * during a long anvil_mine. Default false (SQLite checkpoints itself; tests open many chains).
+   */
+  checkpointInWorker?: boolean;
 }
 
 /** Options with every default filled in. */
@@ -91,6 +97,7 @@ export interface DevChainConfig {
   timers: ChainTimers;
   logger: ChainLogger | undefined;
   kzg: KZG | null | undefined;
+  checkpointInWorker: boolean;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -131,6 +138,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
     maxLogBlockRange: options.maxLogBlockRange ?? 10_000,
     minedRecordBytes: options.minedRecordBytes ?? DEFAULT_MINED_RECORD_BYTES,
     kzg: options.kzg,
+    checkpointInWorker: options.checkpointInWorker ?? false,
     clock: options.clock ?? Date.now,
     timers: options.timers ?? {
       setInterval: (fn, ms) => setInterval(fn, ms),

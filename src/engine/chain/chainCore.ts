@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PRIVATE_DIR_MODE, preparePrivateDatabaseFile } from '../../store/sqlite/privateDatabaseFile.js';
+import { type WalCheckpointer, startWalCheckpointer } from '../../store/sqlite/walCheckpointer.js';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
@@ -68,16 +69,20 @@ export interface ChainCore extends ChainView {
   discardPending(): void;
   /** Makes canonical block `number` the head again with `workingRoot`; returns removed blocks. */
   rewindTo(number: bigint, workingRoot: Uint8Array): Block[];
-  close(): void;
+  close(): Promise<void>;
 }
 
 const META_HEAD = 'head';
 const META_WORKING_ROOT = 'working_root';
 const META_CONFIG = 'config';
 
+function chainFile(dataDir: string): string {
+  return join(dataDir, 'chain.sqlite');
+}
+
 function openDatabase(dataDir: string): Database.Database {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const file = join(dataDir, 'chain.sqlite');
+  const file = chainFile(dataDir);
   preparePrivateDatabaseFile(file); // 0600, inherited by the -wal and -shm files
   const db = new Database(file);
   // WAL + NORMAL survives a process crash (kill -9) without losing committed transactions.
@@ -95,14 +100,25 @@ export async function openChainCore(config: DevChainConfig): Promise<ChainCore> 
     const trieStore = createTrieNodeStore({ db });
     const blocks = createBlockStore({ db, common });
     await ensureGenesis({ db, blocks, trieStore, common, config, accounts });
-    return createCore({ db, blocks, trieStore, common, config, accounts });
+    return createCore({ db, blocks, trieStore, common, config, accounts, checkpointer: config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined });
   } catch (error) {
     db.close();
     throw error;
   }
 }
 
+/** WAL checkpoints off the main thread; SQLite's own come back if the worker fails. */
+function startCheckpointer(db: Database.Database, dataDir: string): WalCheckpointer {
+  db.pragma('wal_autocheckpoint = 0');
+  return startWalCheckpointer(chainFile(dataDir), {
+    onFailure: () => {
+      if (db.open) db.pragma('wal_autocheckpoint = 1000');
+    },
+  });
+}
+
 interface CoreParts {
+  checkpointer?: WalCheckpointer;
   db: Database.Database;
   blocks: BlockStore;
   trieStore: TrieNodeStore;
@@ -263,10 +279,11 @@ function createCore(parts: CoreParts): ChainCore {
       emit({ block: target, removed });
       return removed;
     },
-    close() {
+    async close() {
       listeners.clear();
       reads.clear();
       stateReads.clear();
+      await parts.checkpointer?.close();
       db.close();
     },
   };

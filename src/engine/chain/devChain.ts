@@ -81,7 +81,7 @@ export async function createDevChain(options: DevChainOptions): Promise<DevChain
   try {
     return await assembleDevChain(core);
   } catch (error) {
-    core.close();
+    await core.close();
     throw error;
   }
 }
@@ -228,7 +228,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     async close() {
       handle.stopIntervalMining();
       await locked(async () => undefined);
-      core.close();
+      await core.close();
     },
   };
   if (!automine) handle.startIntervalMining(config.blockTimeSec);

@@ -1,11 +1,12 @@
 // anvil-style dev controls over the chain: mining (on demand and on an interval), snapshots and
 // revert, the next block's timestamp, and setters for balance, code, nonce and storage that change
 // the working state immediately and persist it, as anvil does.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, unpadBytes } from '@ethereumjs/util';
-import { InvalidParamsError } from '../../rpc/errors.js';
+import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { BlockMiner, BuiltBlock } from './blockMiner.js';
 import type { ChainCore } from './chainCore.js';
 import type { TxPool } from './txPool.js';
@@ -13,6 +14,14 @@ import type { TxPool } from './txPool.js';
 export interface DevControls {
   /** Mines one block with the pooled transactions (empty in automine mode). */
   mine(options?: { timestampSec?: bigint }): Promise<Block>;
+  /**
+   * Mines `count` blocks (at most {@link MAX_BLOCKS_PER_CALL}) one after another, each with the pooled
+   * transactions, as anvil_mine does: with `intervalSec`, the clock moves that far ahead before each
+   * block (the first included) and stays ahead afterwards. Each block is one turn of the lock and
+   * the event loop is given back between blocks, so other requests are served meanwhile.
+   * `firstTimestampSec` sets the first block's timestamp (evm_mine's `{timestamp, blocks}`).
+   */
+  mineBlocks(count: bigint, options?: { intervalSec?: bigint; firstTimestampSec?: bigint }): Promise<void>;
   /** Records (head, working state, clock); returns the id for {@link DevControls.revert}. */
   snapshot(): Promise<bigint>;
   /** Rewinds to a snapshot and forgets it and every later one; false for an unknown id. */
@@ -41,8 +50,12 @@ export interface DevControlsHandle {
    */
   mineBlock(transactions: readonly TypedTransaction[], options?: { requireAll?: boolean; timestampSec?: bigint }): Promise<BuiltBlock>;
   startIntervalMining(periodSec: number): void;
+  /** Stops interval mining and any mineBlocks in progress (the chain is closing). */
   stopIntervalMining(): void;
 }
+
+/** Most blocks one mineBlocks call may mine, so a typo cannot keep the chain busy for hours. */
+export const MAX_BLOCKS_PER_CALL = 10_000n;
 
 interface Snapshot {
   headNumber: bigint;
@@ -59,6 +72,8 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
   let nextSnapshotId = 0n;
   const snapshots = new Map<bigint, Snapshot>();
   let timer: unknown;
+  // Set when the chain closes: a multi-block mine in progress stops before its next block.
+  let stopped = false;
 
   const nowSec = (): bigint => BigInt(Math.floor(config.clock() / 1000));
 
@@ -115,6 +130,23 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         }
         return mineFromPool(options.timestampSec);
       });
+    },
+    async mineBlocks(count, options = {}) {
+      if (count > MAX_BLOCKS_PER_CALL) throw new InvalidParamsError(`blocks: at most ${MAX_BLOCKS_PER_CALL} blocks per call, got ${count}`);
+      const { intervalSec, firstTimestampSec } = options;
+      for (let i = 0n; i < count; i++) {
+        if (stopped) throw new ServerError(`the chain closed after ${i} of ${count} blocks`);
+        if (i === 0n && firstTimestampSec !== undefined) {
+          await controls.mine({ timestampSec: firstTimestampSec });
+          continue;
+        }
+        await locked(async () => {
+          if (intervalSec !== undefined) timeOffsetSec += intervalSec;
+          await mineFromPool();
+        });
+        // Between blocks: timers and sockets get their turn, not just promise callbacks.
+        await yieldToLoop();
+      }
     },
     snapshot() {
       return locked(async () => {
@@ -175,6 +207,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
       }, periodSec * 1000);
     },
     stopIntervalMining() {
+      stopped = true;
       if (timer !== undefined) config.timers.clearInterval(timer);
       timer = undefined;
     },

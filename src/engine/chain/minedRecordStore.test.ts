@@ -76,7 +76,7 @@ describe('mined record store', () => {
       expect(store.get(signed.hash())?.blockHash).toEqual(built.block.hash());
       expect(store.get(signed.hash())?.record).toBe(built.records![0]);
     } finally {
-      core.close();
+      await core.close();
     }
   });
 

@@ -3,6 +3,7 @@
 // blocks), and writes each block's events, the sent-event record and the new cursor in one store
 // transaction, so a restart resumes with no gap and no repeated first-time notification. Custom
 // webhook queries run in a worker, within budget, before that transaction opens.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Hex } from '../../rpc/hex.js';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -19,6 +20,9 @@ import { createCustomQueryRunner, type QueryBudget } from '../graphql/customQuer
 import * as store from './followerStore.js';
 import { createBackfillProgressLog } from './backfillProgress.js';
 import { CursorConflictError, type BlockRef } from './followerStore.js';
+
+/** Longest run of catch-up work between two turns of the event loop. */
+const CATCH_UP_SLICE_MS = 5;
 
 /** The outbox surface the follower writes to (a Notifier satisfies it). */
 export interface FollowerOutbox {
@@ -225,6 +229,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
 
   async function syncOnce(): Promise<SyncReport> {
     const report: SyncReport = { blocks: 0, reorgs: 0, retracted: 0, backfilled: 0, events: 0 };
+    let sliceStartMs = performance.now();
     try {
       cursor ??= await loadCursor();
       for (;;) {
@@ -257,6 +262,12 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
         }
         report.events += await processLive(at, block);
         report.blocks++;
+        // A catch-up over thousands of new blocks (anvil_mine) gives the loop back every few ms:
+        // with a synchronous store every await above resolves without letting a request in.
+        if (performance.now() - sliceStartMs >= CATCH_UP_SLICE_MS) {
+          await yieldToLoop();
+          sliceStartMs = performance.now();
+        }
       }
     } catch (error) {
       // Another process moved the cursor: forget ours and start again from the stored one.

@@ -51,8 +51,33 @@ function tagToId(tag: BlockTag): BlockId {
   return typeof tag === 'bigint' ? { kind: 'number', number: tag } : { kind: 'tag', tag };
 }
 
-/** A block tag or number only (no hash): `eth_getBlockByNumber`, `trace_call`, ... */
-export const BlockNumberOrTag = BlockTag.transform(tagToId);
+const MAX_UINT64 = 2n ** 64n - 1n;
+const BLOCK_NUMBER_OR_TAG_ERROR = 'expected a block number (hex or decimal) or one of latest, earliest, pending, safe, finalized';
+
+/**
+ * A decimal block number, as a JSON number or a string of digits: anvil (1.7.1) accepts both where
+ * it takes a block number or tag (not where it takes an EIP-1898 block id), and `cast rpc
+ * trace_block 5` sends the JSON number 5.
+ */
+const DecimalBlockNumber = z.union(
+  [
+    z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).transform(BigInt),
+    z
+      .string()
+      .regex(/^[0-9]{1,20}$/)
+      .transform(BigInt)
+      .refine((n) => n <= MAX_UINT64, { error: BLOCK_NUMBER_OR_TAG_ERROR }),
+  ],
+  { error: BLOCK_NUMBER_OR_TAG_ERROR },
+);
+
+/**
+ * A block tag or number only (no hash): `eth_getBlockByNumber`, `trace_block`, `trace_call`, ...
+ * Besides hex, a decimal number (JSON number or digit string) as anvil accepts it.
+ */
+export const BlockNumberOrTag = z
+  .union([BlockTagName, Quantity, DecimalBlockNumber], { error: BLOCK_NUMBER_OR_TAG_ERROR })
+  .transform(tagToId);
 
 /** EIP-1898 block parameter: tag, number, hash string, `{blockNumber}` or `{blockHash, requireCanonical}`. */
 export const BlockNumberOrHash = z.union(
