@@ -71,11 +71,12 @@ describe('parsing cost', () => {
         `longest event-loop stall ${maxStallMs.toFixed(0)} ms; attacker answers ${JSON.stringify(statuses)}`,
     );
     // The attack really ran, and was refused: 429 (free key, the size is over its bucket), 400
-    // (paid key, too deep), 413 (paid key, too many values) or 429 (paid key, bucket spent).
+    // (paid key, too deep), 413 (paid key, too many values) or 429 (paid key, bucket spent). The
+    // paid key's two loops share its bucket, so which of them the byte scan refuses (400 or 413)
+    // before the bucket is spent depends on their order; at least one of them is.
+    expect(Object.keys(statuses).every((status) => ['400', '413', '429'].includes(status))).toBe(true);
     expect(statuses['429']).toBeGreaterThan(2);
-    expect(statuses['400']).toBeGreaterThan(0);
-    expect(statuses['413']).toBeGreaterThan(0);
-    expect(statuses.error).toBeUndefined();
+    expect((statuses['400'] ?? 0) + (statuses['413'] ?? 0)).toBeGreaterThan(0);
     // Before: p50 about 3 s, and each parse held the loop for 0.5-0.9 s. The margins allow for a
     // loaded test machine (the attacker thread shares its cores).
     expect(p50).toBeLessThan(50);
