@@ -28,7 +28,7 @@ import { createTracer } from './engine/trace/createTracer.js';
 import { createTracePool } from './engine/trace/tracePool.js';
 import { createPooledCalls } from './engine/trace/pooledCalls.js';
 import type { JobScope, TraceJob } from './engine/trace/traceJob.js';
-import { createNotifier, createWebhooksApi } from './notify/index.js';
+import { createNotifier, createWebhooksApiRoutes } from './notify/index.js';
 import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes, readCursor } from './notify/follow/index.js';
 
 export interface RunningService {
@@ -139,13 +139,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       allowLoopbackUrls: !config.production,
       allowList: config.webhookAllowList,
     });
-    const webhooksApi = createWebhooksApi({
+    const webhookRoutes = createWebhooksApiRoutes({
       db,
       notifier,
-      authToken: secrets.authToken,
       networks: [EMBEDDED_NETWORK.webhooks],
-      logger: logger.child({ part: 'webhooks-api' }),
-      version,
       extraRoutes: createFollowerRoutes,
       onBackfillRequested: () => follower.wake(),
     });
@@ -168,7 +165,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       apiCors: { origins: config.apiCorsOrigins },
       fastPath: !config.nodeHttpOnly,
       // On the gateway's one management router and OpenAPI document, beside /api/keys.
-      apiRoutes: webhooksApi.routes,
+      apiRoutes: webhookRoutes,
       apiVersion: version,
     });
     const address = await gateway.listen(config.host, config.port);

@@ -1,7 +1,7 @@
 // Public boundary of the notify pipeline for the service wiring (main.ts): the notifier (outbox
 // append + delivery worker), the management API route, and the types the follower needs.
 export { createNotifier, type Notifier, type NotifierOptions } from './createNotifier.js';
-export { createWebhooksApi, isWebhooksApiPath, type WebhooksApiOptions } from './api/webhooksApi.js';
+export { createWebhooksApi, createWebhooksApiRoutes, isWebhooksApiPath, type WebhooksApiOptions } from './api/webhooksApi.js';
 export { defineRoute, type ApiRoute, type ApiDeps } from './api/apiRoute.js';
 export { parseBody, invalidField } from './api/apiSchemas.js';
 export { loadWebhook, queryWebhookId, queryPage } from './api/apiQuery.js';

@@ -7,7 +7,7 @@ import { createFollowerRoutes } from '../follow/backfillRoute.js';
 import { notifyTestDatabases } from '../testing/notifyTestDatabases.js';
 import { startRouteServer, type RouteServer } from '../testing/startRouteServer.js';
 import { createWebhooksApi } from './webhooksApi.js';
-import { unsafeTextProblem } from './unsafeText.js';
+import { unsafeTextProblem } from '../../http/api/unsafeText.js';
 
 const TOKEN = 'test-auth-token-0123456789';
 const A1 = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';

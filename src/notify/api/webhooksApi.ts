@@ -48,8 +48,11 @@ export function isWebhooksApiPath(pathname: string, prefix = '/api'): boolean {
   return !(rest === '/keys' || rest.startsWith('/keys/'));
 }
 
-export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { routes: readonly ApiRoute[] } {
-  const prefix = options.prefix ?? '/api';
+/** What the route table needs; the rest of WebhooksApiOptions is for serving it on its own. */
+export type WebhooksApiRoutesOptions = Pick<WebhooksApiOptions, 'db' | 'notifier' | 'networks' | 'tier' | 'randomBytes' | 'extraRoutes' | 'onBackfillRequested'>;
+
+/** The route table alone: the gateway mounts it in its one management app. */
+export function createWebhooksApiRoutes(options: WebhooksApiRoutesOptions): ApiRoute[] {
   const deps: ApiDeps = {
     db: options.db,
     repo: createWebhookRepository(options.db),
@@ -59,8 +62,13 @@ export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { ro
     tier: options.tier ?? options.notifier.tier ?? 'enterprise',
     onBackfillRequested: options.onBackfillRequested,
   };
-  const routes = [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...createSigningKeyRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
-  // On its own (tests, embedding); the gateway mounts `routes` in its one management app instead.
+  return [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...createSigningKeyRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
+}
+
+/** The route table served on its own app (tests, embedding); the service uses createWebhooksApiRoutes. */
+export function createWebhooksApi(options: WebhooksApiOptions): HttpRoute & { routes: readonly ApiRoute[] } {
+  const prefix = options.prefix ?? '/api';
+  const routes = createWebhooksApiRoutes(options);
   const app = createApiApp({
     mounts: [{ prefix, routes }],
     authToken: options.authToken,

@@ -3,10 +3,10 @@
 // blocks), and writes each block's events, the sent-event record and the new cursor in one store
 // transaction, so a restart resumes with no gap and no repeated first-time notification. Custom
 // webhook queries run in a worker, within budget, before that transaction opens.
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Hex } from '../../rpc/hex.js';
 import type { SqlDatabase, SqlExecutor } from '../../store/sql.js';
 import { systemClock, type Clock } from '../clock.js';
+import { createTimeSlicer } from '../webhooks/timeSlicer.js';
 import { silentLogger, type NotifyLogger } from '../notifyLogger.js';
 import type { AppendedEvent, OutboxEvent } from '../outbox/appendEvents.js';
 import type { BlockData } from '../extract/blockData.js';
@@ -229,7 +229,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
 
   async function syncOnce(): Promise<SyncReport> {
     const report: SyncReport = { blocks: 0, reorgs: 0, retracted: 0, backfilled: 0, events: 0 };
-    let sliceStartMs = performance.now();
+    const slicer = createTimeSlicer(CATCH_UP_SLICE_MS);
     try {
       cursor ??= await loadCursor();
       for (;;) {
@@ -264,10 +264,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
         report.blocks++;
         // A catch-up over thousands of new blocks (anvil_mine) gives the loop back every few ms:
         // with a synchronous store every await above resolves without letting a request in.
-        if (performance.now() - sliceStartMs >= CATCH_UP_SLICE_MS) {
-          await yieldToLoop();
-          sliceStartMs = performance.now();
-        }
+        await slicer.maybeYield();
       }
     } catch (error) {
       // Another process moved the cursor: forget ours and start again from the stored one.
