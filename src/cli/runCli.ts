@@ -19,7 +19,8 @@ export function addServiceOptions(command: Command, groups?: readonly OptionDef[
   for (const def of optionDefs as readonly OptionDef[]) {
     if (groups && !groups.includes(def.group)) continue;
     const option = new Option(`${flagName(def.key)}${def.arg ? ` <${def.arg}>` : ''}`, describe(def));
-    if (def.kind !== 'bool') option.argParser((value: string) => coerceOption(def, value));
+    if (def.repeatable) option.argParser((value: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), ...(coerceOption(def, value) as unknown[])]);
+    else if (def.kind !== 'bool') option.argParser((value: string) => coerceOption(def, value));
     command.addOption(option);
   }
   return command;
@@ -39,7 +40,7 @@ export function createProgram(): Command {
   addServiceOptions(
     program
       .command('start')
-      .description('run the service: JSON-RPC gateway at /v2/<key>, management API at /api, embedded chain'),
+      .description('run the service: JSON-RPC gateway at /v2/<key> and /<network>/v2/<key>, management API at /api, embedded chain, upstream nodes (--upstream)'),
   ).action(async (flags: Record<string, unknown>) => {
     await startServiceFromCli(loadConfig({ flags, env: process.env }));
   });

@@ -1,5 +1,6 @@
-// The config file's `networks` section: the README's example loads, every bad entry is refused
-// with its key named, and a start with upstream networks is refused as not yet served.
+// The config file's `networks` section and `--upstream`: the README's example loads, every bad
+// entry is refused with its key named, and the plan of served networks puts the embedded chain
+// where the section lists it, else after the others.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startService } from '../main.js';
 import { loadConfig } from './loadConfig.js';
-import { refuseUnservedNetworks } from './networks.js';
+import { planNetworks } from './networks.js';
+import { networkKey, networkNameForChainId } from './networkNames.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tracehook-networks-'));
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -25,18 +27,18 @@ describe('networks config section', () => {
   it('default: the README example loads, with weight 1 where none is given', () => {
     const config = load(readmeExample);
     expect(config.networks).toEqual([
-      { name: 'LOCAL', chainId: 31337, embedded: true, upstreams: [] },
       {
         name: 'ETH_MAINNET',
         chainId: 1,
         embedded: false,
         upstreams: [
           { url: 'http://reth-1.internal:8545', weight: 2 },
-          { url: 'http://erigon-1.internal:8545', weight: 1 },
           { url: 'https://eth.provider.example/v1', weight: 1, headers: { Authorization: 'Bearer replace-with-your-token' } },
         ],
       },
+      { name: 'LOCAL', chainId: 31337, embedded: true, upstreams: [] },
     ]);
+    expect(planNetworks(config).map((n) => `${n.kind}:${n.name}:${n.chainId}`)).toEqual(['upstream:ETH_MAINNET:1', 'embedded:LOCAL:31337']);
   });
 
   it('default: no networks section leaves networks undefined', () => {
@@ -53,6 +55,8 @@ describe('networks config section', () => {
     [[{ name: 'bad name', chainId: 1, embedded: true }], 'invalid option networks[0].name: must be 1-63 letters, digits, _ or -, starting with a letter or digit'],
     [[{ name: 'A', chainId: 1 }], 'invalid option networks[0].upstreams: a network needs at least one upstream or embedded: true'],
     [[{ name: 'A', chainId: 1, embedded: true }, { name: 'a', chainId: 2, embedded: true }], 'invalid option networks[1].name: duplicate network name a'],
+    [[{ name: 'ETH_MAINNET', chainId: 1, embedded: true }, { name: 'eth-mainnet', chainId: 2, embedded: true }], 'invalid option networks[1].name: duplicate network name eth-mainnet'],
+    [[{ name: 'Api', chainId: 1, embedded: true }], 'invalid option networks[0].name: must not be v2 or api (paths of the gateway)'],
     [[{ name: 'A', chainId: 1, embedded: true }, { name: 'B', chainId: 2, embedded: true }], 'invalid option networks[1].embedded: only one network can be served by the embedded chain'],
     [[{ name: 'A', chainId: 1, embedded: true, upstream: [] }], 'invalid option networks[0]: Unrecognized key: "upstream"'],
     [{ name: 'A' }, 'invalid option networks: must be a list of networks'],
@@ -60,19 +64,65 @@ describe('networks config section', () => {
     expect(() => load(withNetworks(networks))).toThrow(message);
   });
 
-  it('behavior: only an embedded network on the embedded chain\'s chain id is served for now', () => {
-    expect(() => refuseUnservedNetworks(undefined, 31337)).not.toThrow();
-    expect(() => refuseUnservedNetworks(load(withNetworks([{ name: 'LOCAL', chainId: 31337, embedded: true }])).networks, 31337)).not.toThrow();
-    expect(() => refuseUnservedNetworks(load(withNetworks([{ name: 'LOCAL', chainId: 5, embedded: true }])).networks, 31337)).toThrow(
-      "networks[0].chainId: 5 is not the embedded chain's chain id 31337 (the chainId option)",
-    );
+  it('behavior: the embedded chain is the section\'s embedded network where listed, else a network of its own after the others', () => {
+    const plan = (networks: unknown, flags: Record<string, unknown> = {}) => planNetworks(load(withNetworks(networks), flags)).map((n) => `${n.kind}:${n.name}`);
+    expect(plan([{ name: 'L', chainId: 31337, embedded: true }, { name: 'ETH_MAINNET', chainId: 1, upstreams: [{ url: 'http://a' }] }])).toEqual(['embedded:L', 'upstream:ETH_MAINNET']);
+    expect(plan([{ name: 'ETH_MAINNET', chainId: 1, upstreams: [{ url: 'http://a' }] }])).toEqual(['upstream:ETH_MAINNET', 'embedded:LOCAL']);
+    expect(plan([{ name: 'ETH_MAINNET', chainId: 1, upstreams: [{ url: 'http://a' }] }], { networkName: 'ETH_SEPOLIA' })).toEqual(['upstream:ETH_MAINNET', 'embedded:ETH_SEPOLIA']);
+    expect(planNetworks(load('port: 9000\n')).map((n) => n.name)).toEqual(['LOCAL']);
   });
 
-  it('error: a start with an upstream network is refused as not yet served, before the data dir is touched', async () => {
-    const config = load(readmeExample);
-    await expect(startService(config)).rejects.toThrow(
-      'networks[1] (ETH_MAINNET): networks with upstreams are not yet served; this version serves only the embedded chain (embedded: true, no upstreams)',
-    );
+  it('behavior: --upstream makes one network named from the probed chain id, before the embedded one', () => {
+    const config = load('upstream: [http://a:8545, http://b:8545]\n');
+    expect(planNetworks(config, 1n)).toEqual([
+      { kind: 'upstream', name: 'ETH_MAINNET', chainId: 1n, upstreams: [{ url: 'http://a:8545', weight: 1 }, { url: 'http://b:8545', weight: 1 }] },
+      { kind: 'embedded', name: 'LOCAL', chainId: 31337n },
+    ]);
+    expect(planNetworks(config, 31337n).map((n) => n.name)).toEqual(['CHAIN_31337', 'LOCAL']);
+  });
+
+  it('args: chain ids with a well-known name, and the key paths compare', () => {
+    expect([1n, 11155111n, 17000n, 8453n, 84532n, 10n, 42161n, 137n, 5n].map(networkNameForChainId)).toEqual([
+      'ETH_MAINNET',
+      'ETH_SEPOLIA',
+      'ETH_HOLESKY',
+      'BASE_MAINNET',
+      'BASE_SEPOLIA',
+      'OPT_MAINNET',
+      'ARB_MAINNET',
+      'MATIC_MAINNET',
+      'CHAIN_5',
+    ]);
+    expect(['ETH_MAINNET', 'eth-mainnet', 'Eth_MainNet'].map(networkKey)).toEqual(['eth-mainnet', 'eth-mainnet', 'eth-mainnet']);
+  });
+
+  it.each([
+    [[{ name: 'LOCAL', chainId: 5, embedded: true }], {}, "networks[0].chainId: 5 is not the embedded chain's chain id 31337 (the chainId option)"],
+    [[{ name: 'LOCAL', chainId: 31337, embedded: true, upstreams: [{ url: 'http://a' }] }], {}, 'networks[0].upstreams: a network served by the embedded chain takes no upstreams (LOCAL has embedded: true)'],
+    [[{ name: 'ETH_MAINNET', chainId: 1, upstreams: [{ url: 'http://a' }] }], { networkName: 'eth-mainnet' }, 'networkName: eth-mainnet is already the name of the upstream network ETH_MAINNET (chain 1)'],
+  ])('error: %j is not served, naming the key', (networks, flags, message) => {
+    expect(() => planNetworks(load(withNetworks(networks), flags))).toThrow(message);
+  });
+
+  it.each([
+    ['upstream: [http://a, "ftp://user:secret@b"]\n', 'invalid option upstream[1]: must be an http(s) URL'],
+    ['upstream: [http://a]\nnetworks: [{name: A, chainId: 1, upstreams: [{url: "http://b"}]}]\n', 'invalid option upstream: give upstream nodes either with upstream (--upstream) or in the networks section, not both'],
+    ['networkName: "v2"\n', 'invalid option networkName: networkName must not be v2 or api'],
+    ['networkName: "a b"\n', 'invalid option networkName: networkName must be 1-63 letters'],
+  ])('error: %j is refused naming its key, never echoing a URL', (yaml, message) => {
+    let thrown: Error | undefined;
+    try {
+      load(yaml);
+    } catch (error) {
+      thrown = error as Error;
+    }
+    expect(thrown?.message).toContain(message);
+    expect(thrown?.message).not.toContain('secret');
+  });
+
+  it('error: an embedded network on another chain id stops the start before the data dir is touched', async () => {
+    const config = load(withNetworks([{ name: 'LOCAL', chainId: 5, embedded: true }]));
+    await expect(startService(config)).rejects.toThrow("networks[0].chainId: 5 is not the embedded chain's chain id 31337");
     expect(() => readFileSync(join(config.dataDir, 'secrets.json'))).toThrow();
   });
 });

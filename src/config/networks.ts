@@ -1,13 +1,14 @@
 // The config file's `networks` section: each network's name, chain id, upstream nodes and whether
 // the embedded chain serves it; its schema (errors name the key, e.g. `networks[1].upstreams[0].url`)
-// and the start-up check of what this version can serve. Routing between upstreams is not here.
+// and the plan of served networks (section, `--upstream`, the embedded chain) with the start-up
+// check of what this version can serve. Talking to upstreams and routing between them is not here.
 import { z } from 'zod';
 import { ServiceError } from '../rpc/errors.js';
+import { NETWORK_NAME, RESERVED_NETWORK_KEYS, networkKey, networkNameForChainId } from './networkNames.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const NETWORK_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 
-const isHttpUrl = (value: string): boolean => {
+export const isHttpUrl = (value: string): boolean => {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
@@ -32,7 +33,10 @@ export type UpstreamConfig = z.infer<typeof UpstreamConfig>;
 
 export const NetworkConfig = z
   .strictObject({
-    name: z.string({ error: 'must be a string' }).regex(NETWORK_NAME, { error: 'must be 1-63 letters, digits, _ or -, starting with a letter or digit' }),
+    name: z
+      .string({ error: 'must be a string' })
+      .regex(NETWORK_NAME, { error: 'must be 1-63 letters, digits, _ or -, starting with a letter or digit' })
+      .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `must not be ${RESERVED_NETWORK_KEYS.join(' or ')} (paths of the gateway)` }),
     chainId: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).positive({ error: 'must be a positive integer' }),
     upstreams: z.array(UpstreamConfig, { error: 'must be a list of {url, headers?, weight?}' }).default([]),
     /** Served by the embedded dev chain (whose chain id is the `chainId` option). */
@@ -46,7 +50,8 @@ export const NetworksSection = z
   .superRefine((networks, ctx) => {
     const seen = new Set<string>();
     networks.forEach((network, i) => {
-      const name = network.name.toLowerCase();
+      // Paths match names case-insensitively and with - for _, so those spellings are one name.
+      const name = networkKey(network.name);
       if (seen.has(name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate network name ${network.name}` });
       seen.add(name);
     });
@@ -63,18 +68,55 @@ export class NetworkNotServedError extends ServiceError {
   override name = 'NetworkNotServedError';
 }
 
+/** A network the service serves, in the order of the gateway (the first is also `/v2/<key>`). */
+export type ServedNetwork =
+  | { kind: 'embedded'; name: string; chainId: bigint }
+  | { kind: 'upstream'; name: string; chainId: bigint; upstreams: readonly UpstreamConfig[] };
+
+/** What planNetworks reads from the ServiceConfig. */
+export interface NetworkPlanInput {
+  networks?: readonly NetworkConfig[];
+  /** `--upstream` URLs: one network of those nodes, named from `probedChainId`. */
+  upstream?: readonly string[];
+  /** Name of the embedded chain's network when the networks section has no `embedded: true` entry. */
+  networkName: string;
+  /** The embedded chain's chain id (the `chainId` option). */
+  chainId: number;
+}
+
 /**
- * Refuses, at start, a `networks` section this version cannot serve yet: networks with upstreams
- * (routing to them comes with issue 12's next items), or an embedded network whose chain id is not
- * the embedded chain's. Throws NetworkNotServedError naming the key.
+ * The served networks: the `networks` section as listed, or one network of the `--upstream` nodes
+ * (named from the chain id they answered, `probedChainId`), and in either case the embedded chain:
+ * as the section's `embedded: true` entry where it is listed, else as a network of its own named
+ * `networkName`, after the others. Throws NetworkNotServedError naming the key for what this
+ * version cannot serve: a network served by both the embedded chain and upstreams, an embedded
+ * network on another chain id than the embedded chain's, or two networks of one name.
  */
-export function refuseUnservedNetworks(networks: readonly NetworkConfig[] | undefined, embeddedChainId: number): void {
-  networks?.forEach((network, i) => {
+export function planNetworks(input: NetworkPlanInput, probedChainId?: bigint): ServedNetwork[] {
+  const served: ServedNetwork[] = [];
+  let embeddedListed = false;
+  input.networks?.forEach((network, i) => {
+    if (!network.embedded) {
+      served.push({ kind: 'upstream', name: network.name, chainId: BigInt(network.chainId), upstreams: network.upstreams });
+      return;
+    }
     if (network.upstreams.length > 0) {
-      throw new NetworkNotServedError(`networks[${i}] (${network.name}): networks with upstreams are not yet served; this version serves only the embedded chain (embedded: true, no upstreams)`);
+      throw new NetworkNotServedError(`networks[${i}].upstreams: a network served by the embedded chain takes no upstreams (${network.name} has embedded: true)`);
     }
-    if (network.chainId !== embeddedChainId) {
-      throw new NetworkNotServedError(`networks[${i}].chainId: ${network.chainId} is not the embedded chain's chain id ${embeddedChainId} (the chainId option)`);
+    if (network.chainId !== input.chainId) {
+      throw new NetworkNotServedError(`networks[${i}].chainId: ${network.chainId} is not the embedded chain's chain id ${input.chainId} (the chainId option)`);
     }
+    embeddedListed = true;
+    served.push({ kind: 'embedded', name: network.name, chainId: BigInt(network.chainId) });
   });
+  if (input.upstream?.length) {
+    if (probedChainId === undefined) throw new TypeError('planNetworks: --upstream needs the probed chain id');
+    served.push({ kind: 'upstream', name: networkNameForChainId(probedChainId), chainId: probedChainId, upstreams: input.upstream.map((url) => ({ url, weight: 1 })) });
+  }
+  if (!embeddedListed) {
+    const clash = served.find((n) => networkKey(n.name) === networkKey(input.networkName));
+    if (clash) throw new NetworkNotServedError(`networkName: ${input.networkName} is already the name of the upstream network ${clash.name} (chain ${clash.chainId}); name the embedded chain's network otherwise`);
+    served.push({ kind: 'embedded', name: input.networkName, chainId: BigInt(input.chainId) });
+  }
+  return served;
 }

@@ -1,7 +1,8 @@
 // Every setting of the service in one list: its flag, environment variable (TRACEHOOK_<NAME>),
 // config-file key, type, default and help text. Flags, env and file are all generated from it.
 import { z } from 'zod';
-import { NetworksSection } from './networks.js';
+import { NetworksSection, isHttpUrl } from './networks.js';
+import { NETWORK_NAME, RESERVED_NETWORK_KEYS, networkKey } from './networkNames.js';
 
 export type OptionKind = 'string' | 'int' | 'bool' | 'list';
 
@@ -15,8 +16,10 @@ export interface OptionDef {
   default?: string | number | boolean | string[];
   /** Settable on the command line and in env, but not inside a config file (e.g. `config` itself). */
   fileKey?: false;
+  /** A flag that may be given more than once, each adding to the list (`--upstream a --upstream b`). */
+  repeatable?: true;
   /** Only meaningful to `start`. */
-  group: 'server' | 'chain' | 'gateway' | 'tracing' | 'webhooks' | 'store' | 'general';
+  group: 'server' | 'networks' | 'chain' | 'gateway' | 'tracing' | 'webhooks' | 'store' | 'general';
 }
 
 const ETH = 10n ** 18n;
@@ -31,6 +34,8 @@ export const optionDefs = [
   { key: 'logLevel', arg: 'level', kind: 'string', group: 'general', default: 'info', description: 'log level: fatal, error, warn, info, debug, trace or silent' },
   { key: 'databaseUrl', arg: 'url', kind: 'string', group: 'store', description: 'PostgreSQL URL for service state (keys, webhooks, deliveries); SQLite in the data dir when absent' },
   { key: 'acceptDataLoss', kind: 'bool', group: 'store', default: false, description: 'start even though the data dir lost state (service.sqlite missing beside a chain with blocks, or the webhook follower\'s last block missing from chain.sqlite); without it such a start is refused' },
+  { key: 'upstream', arg: 'url', kind: 'list', repeatable: true, group: 'networks', description: 'JSON-RPC node (http or https) served as one network named from the chain id it answers at start (1 ETH_MAINNET, 8453 BASE_MAINNET, …, else `CHAIN_<id>`; README, Networks); repeat the flag (commas in env) for several nodes of that chain; that network is served first, at `/v2/<key>` too, the embedded chain after it' },
+  { key: 'networkName', arg: 'name', kind: 'string', group: 'networks', default: 'LOCAL', description: 'network name of the embedded chain (`/<name>/v2/<key>`, webhooks\' `network`), e.g. ETH_SEPOLIA so the hosted provider\'s SDK can address it unchanged; a `networks` entry with `embedded: true` names it instead' },
   { key: 'chainId', arg: 'id', kind: 'int', group: 'chain', default: 31337, description: 'chain id of the embedded chain' },
   { key: 'hardfork', arg: 'name', kind: 'string', group: 'chain', default: 'prague', description: 'hardfork of the embedded chain (e.g. cancun, prague)' },
   { key: 'mnemonic', arg: 'words', kind: 'string', group: 'chain', default: 'test test test test test test test test test test test junk', description: 'mnemonic of the dev accounts' },
@@ -112,8 +117,16 @@ export const ServiceConfig = z.object({
   webhookTier: z.enum(['free', 'payg', 'enterprise']),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
+  // The message never repeats the URL: it may hold credentials.
+  upstream: z.array(z.string().refine(isHttpUrl, { error: 'must be an http(s) URL' }), { error: 'must be a list of http(s) URLs' }).optional(),
+  networkName: z
+    .string()
+    .regex(NETWORK_NAME, { error: 'networkName must be 1-63 letters, digits, _ or -, starting with a letter or digit' })
+    .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `networkName must not be ${RESERVED_NETWORK_KEYS.join(' or ')}` }),
   networks: NetworksSection.optional(),
-}).refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' });
+})
+  .refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' })
+  .refine((c) => !(c.upstream?.length && c.networks?.length), { path: ['upstream'], error: 'give upstream nodes either with upstream (--upstream) or in the networks section, not both' });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 
 /** Initial dev-account balance in wei. */
