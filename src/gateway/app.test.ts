@@ -295,6 +295,32 @@ describe('routing', () => {
     expect(await chainId('/sepolia')).toBe('0xaa36a7');
   });
 
+  it('behavior: a network path matches its configured name case-insensitively and with - for _; logs keep the segment as sent', async () => {
+    const stateB = { ...createTestState(), chainId: 1n };
+    t = await startTestGateway({
+      networks: [
+        { name: 'LOCAL', table: createTestTable() },
+        { name: 'ETH_MAINNET', table: createTestTable(stateB) },
+      ],
+    });
+    const chainId = async (path: string) => (await post(`${t!.url}${path}/v2/${t!.keys.free}`, rpcBody('eth_chainId'))).json as { result?: string; error?: { message: string } };
+    for (const path of ['/ETH_MAINNET', '/eth_mainnet', '/eth-mainnet', '/Eth-Mainnet']) expect(await chainId(path)).toMatchObject({ result: '0x1' });
+    for (const path of ['', '/local', '/LOCAL']) expect(await chainId(path)).toMatchObject({ result: '0x7a69' });
+    expect(await chainId('/eth-mainnet2')).toMatchObject({ error: { message: 'Unknown network eth-mainnet2; served: LOCAL, ETH_MAINNET' } });
+    const paths = t.logs.filter((l) => l.msg === 'request').map((l) => l.path);
+    expect(paths.slice(0, 4)).toEqual(['/ETH_MAINNET/v2/***', '/eth_mainnet/v2/***', '/eth-mainnet/v2/***', '/Eth-Mainnet/v2/***']);
+    expect(paths.at(-1)).toBe('/***/v2/***');
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    expect(metrics).toContain('tracehook_rpc_calls_total{network="ETH_MAINNET",method="eth_chainId",code="0"} 4');
+  });
+
+  it('error: two networks whose names differ only in case or _/- are refused', async () => {
+    await expect(startTestGateway({ networks: [{ name: 'ETH_MAINNET', table: createTestTable() }, { name: 'eth-mainnet', table: createTestTable() }] })).rejects.toThrow(
+      'network names must be unique (compared case-insensitively, with - for _)',
+    );
+    await expect(startTestGateway({ networks: [{ name: 'API', table: createTestTable() }] })).rejects.toThrow('invalid network name "API"');
+  });
+
   it('behavior: a pass-through backend takes methods no listed backend serves', async () => {
     const upstream = {
       name: 'upstream',
@@ -363,8 +389,8 @@ describe('matchRpcPath', () => {
     const main = createNetworkRouter({ name: 'mainnet', table: createTestTable() });
     const sepolia = createNetworkRouter({ name: 'sepolia', table: createTestTable() });
     const nets = new Map([
-      ['mainnet', main],
-      ['sepolia', sepolia],
+      [main.key, main],
+      [sepolia.key, sepolia],
     ]);
     const m = (p: string) => {
       const r = matchRpcPath(p, nets, main);

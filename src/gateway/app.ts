@@ -24,6 +24,7 @@ import { createCostTable } from './policy/computeUnits.js';
 import { createTierPolicy } from './policy/tiers.js';
 import { createTokenBucketLimiter } from './policy/tokenBucket.js';
 import { createNetworkRouter, type NetworkRouter } from './router/networkRouter.js';
+import { networkKey } from '../config/networkNames.js';
 import { createRpcEndpoint } from './rpcEndpoint.js';
 import { createUsageRecorder } from './usage/usageRecorder.js';
 import { nodeExchange } from './rpcExchange.js';
@@ -48,7 +49,9 @@ type RpcTarget = NetworkTarget | { unknownNetwork: string };
 
 /**
  * `/v2/<key>` or `/<network>/v2/<key>`, with an optional trailing slash; anything else is not the
- * endpoint. Parsed with indexOf rather than split: this runs on every request.
+ * endpoint. `networks` is keyed by networkKey: a segment is looked up as written first, then
+ * normalised (case, `_` for `-`), so the usual spelling costs one map lookup. Parsed with indexOf
+ * rather than split: this runs on every request.
  */
 export function matchRpcPath(path: string, networks: ReadonlyMap<string, NetworkRouter>, first: NetworkRouter): RpcTarget | undefined {
   let network: NetworkRouter | undefined = first;
@@ -58,7 +61,7 @@ export function matchRpcPath(path: string, networks: ReadonlyMap<string, Network
     const slash = path.indexOf('/', 1);
     if (slash === -1 || !path.startsWith('/v2', slash) || (path.length > slash + 3 && path[slash + 3] !== '/')) return undefined;
     const name = path.slice(1, slash);
-    network = networks.get(name);
+    network = networks.get(name) ?? networks.get(networkKey(name));
     if (!network) return { unknownNetwork: name };
     rest = path.slice(slash + 4);
   }
@@ -82,8 +85,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const logger = options.logger;
   const repo = options.store.keys;
   const routers = options.networks.map(createNetworkRouter);
-  const networks = new Map(routers.map((r) => [r.name, r]));
-  if (networks.size !== routers.length) throw new TypeError('network names must be unique');
+  const networks = new Map(routers.map((r) => [r.key, r]));
+  if (networks.size !== routers.length) throw new TypeError('network names must be unique (compared case-insensitively, with - for _)');
+  const servedNames = routers.map((r) => r.name).join(', ');
   const defaultNetwork = routers[0]!;
   const metrics = createGatewayMetrics();
   const keyCache = createKeyCache({ repo, clock, ...options.keyCache });
@@ -121,7 +125,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
   });
   // Paths in logs keep only route words: network names and the words of the management routes.
-  const redactPath = createPathRedactor([...networks.keys(), ...api.pathWords]);
+  // Network segments are kept in any spelling that reaches the network (`/ETH-Mainnet/v2/***`).
+  const redactPath = createPathRedactor(api.pathWords, (segment) => networks.has(networkKey(segment)));
   const accessLevel = options.accessLogLevel ?? 'debug';
   const nextRequestId = createRequestIds();
   let inFlight = 0;
@@ -167,7 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         const request = { requestId, network: target.network, apiKey: target.apiKey, headers: rpcHeaders(requestId, req.headers.origin) };
         methods = (await rpc(nodeExchange(req, res), request)).methods;
       } else if (target) {
-        const message = `Unknown network ${target.unknownNetwork.slice(0, 64)}; served: ${[...networks.keys()].join(', ')}`;
+        const message = `Unknown network ${target.unknownNetwork.slice(0, 64)}; served: ${servedNames}`;
         sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message } }, { 'X-Request-Id': requestId });
       } else {
         const allowed = apiCors.headersFor(req.headers.origin);

@@ -10,14 +10,17 @@ const MAX_SEGMENTS = 12;
 
 export type PathRedactor = (url: string) => string;
 
-/** A redactor that keeps `safe` segments (exact, case-sensitive) besides SAFE_PATH_SEGMENTS. */
-export function createPathRedactor(safe: Iterable<string> = []): PathRedactor {
+/**
+ * A redactor that keeps `safe` segments (exact, case-sensitive) besides SAFE_PATH_SEGMENTS, and
+ * segments `isSafe` accepts (e.g. a network name in any spelling that reaches it).
+ */
+export function createPathRedactor(safe: Iterable<string> = [], isSafe?: (segment: string) => boolean): PathRedactor {
   const words = new Set([...SAFE_PATH_SEGMENTS, ...safe]);
   return (url) => {
     const end = url.search(/[?#]/);
     const path = end === -1 ? url : url.slice(0, end);
     const segments = path.split('/');
-    const kept = segments.slice(0, MAX_SEGMENTS + 1).map((s, i) => (i === 0 || s === '' || words.has(s) ? s : '***'));
+    const kept = segments.slice(0, MAX_SEGMENTS + 1).map((s, i) => (i === 0 || s === '' || words.has(s) || isSafe?.(s) ? s : '***'));
     let out = kept.join('/');
     if (segments.length > MAX_SEGMENTS + 1) out += '/…';
     if (end !== -1) out += '?***';

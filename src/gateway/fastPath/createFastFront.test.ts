@@ -316,7 +316,7 @@ describe('fast path against node:http alone', () => {
 
   it('behavior: generated requests get the same status, body and header names from both', async () => {
     const key = t.keys.enterprise;
-    const target = fc.constantFrom(`/v2/${key}`, `/v2/${key}?a=1`, `/mainnet/v2/${key}`, '/v2/NoSuchKey', '/v2/', '/other/v2/x', '/healthz', `/v2/${t.keys.free}`);
+    const target = fc.constantFrom(`/v2/${key}`, `/v2/${key}?a=1`, `/mainnet/v2/${key}`, `/MainNet/v2/${key}`, '/v2/NoSuchKey', '/v2/', '/other/v2/x', '/healthz', `/v2/${t.keys.free}`);
     const body = fc.constantFrom(rpcBody('eth_chainId'), rpcBody('trace_transaction', ['0x' + '00'.repeat(32)]), '{"jsonrpc":"2.0"', '[]', '', 'x'.repeat(70_000), JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, 7]));
     const header = fc.constantFrom(
       'Content-Type: application/json',

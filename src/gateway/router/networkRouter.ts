@@ -1,11 +1,17 @@
 // Routes a method of one network to the backend that serves it: the first listed backend that
-// handles it, else the pass-through backend (an upstream node) if there is one.
+// handles it, else the pass-through backend (an upstream node) if there is one. The network's name
+// is its config spelling (`ETH_MAINNET`); paths match it by its key (config/networkNames.ts).
 import type { MethodTable } from '../../backends/embedded/methodTable.js';
+import { NETWORK_NAME, RESERVED_NETWORK_KEYS, networkKey } from '../../config/networkNames.js';
 import type { Backend } from '../../backends/backend.js';
 import { createMethodTableBackend } from '../../backends/backend.js';
 
 export interface NetworkOptions {
-  /** Path segment of the network (`/<name>/v2/<key>`); the first network also serves `/v2/<key>`. */
+  /**
+   * The network's name as configured (`ETH_MAINNET`, `local`), in metrics and readiness; paths
+   * (`/<name>/v2/<key>`) match it case-insensitively and with `-` for `_`. The first network also
+   * serves `/v2/<key>`.
+   */
   name: string;
   /** Shorthand for `backends: [createMethodTableBackend(table)]`. */
   table?: MethodTable;
@@ -19,6 +25,8 @@ export interface NetworkOptions {
 
 export interface NetworkRouter {
   readonly name: string;
+  /** What a path segment must normalise to (networkKey): `eth-mainnet` for `ETH_MAINNET`. */
+  readonly key: string;
   /** The backend for `method`, or undefined when nothing serves it. */
   resolve(method: string): Backend | undefined;
   /** Whether a listed (non-pass-through) backend serves `method`. */
@@ -26,11 +34,10 @@ export interface NetworkRouter {
   isReady(): Promise<boolean>;
 }
 
-const NETWORK_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
-
 export function createNetworkRouter(options: NetworkOptions): NetworkRouter {
-  if (!NETWORK_NAME.test(options.name) || options.name === 'v2' || options.name === 'api') {
-    throw new TypeError(`invalid network name ${JSON.stringify(options.name)}: use lowercase letters, digits and dashes (not v2 or api)`);
+  const key = networkKey(options.name);
+  if (!NETWORK_NAME.test(options.name) || RESERVED_NETWORK_KEYS.includes(key)) {
+    throw new TypeError(`invalid network name ${JSON.stringify(options.name)}: use letters, digits, _ and - (not v2 or api)`);
   }
   const backends = [...(options.table ? [createMethodTableBackend(options.table)] : []), ...(options.backends ?? [])];
   if (backends.length === 0 && !options.passThrough) throw new TypeError(`network ${options.name} has no backend`);
@@ -49,6 +56,7 @@ export function createNetworkRouter(options: NetworkOptions): NetworkRouter {
   };
   return {
     name: options.name,
+    key,
     resolve: (method) => local(method) ?? options.passThrough,
     servesLocally: (method) => local(method) !== undefined,
     async isReady() {
