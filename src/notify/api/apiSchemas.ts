@@ -45,7 +45,8 @@ const NftFilters = z.array(NftFilterParam, { error: 'must be an array of {contra
 const Name = z.string({ error: 'must be a string' }).max(256, { error: 'must be at most 256 characters' });
 
 export const CreateWebhookBody = z.object({
-  network: z.string({ error: 'is required' }),
+  /** A served network's name, any case, `-` for `_`; omitted: the only network, when there is one. */
+  network: z.string({ error: 'must be a string' }).optional(),
   webhook_type: z.enum(WEBHOOK_TYPES, { error: `must be one of ${WEBHOOK_TYPES.join(', ')}` }),
   webhook_url: z.string({ error: 'is required' }),
   name: Name.optional(),

@@ -5,6 +5,7 @@ import { requestBackfill } from '../follow/followerStore.js';
 import { MAX_ADDRESSES_PER_WEBHOOK, MAX_NFT_FILTERS_PER_WEBHOOK, WEBHOOK_COUNT_LIMITS, type NftFilter, type WebhookRecord, type WebhookType } from '../webhooks/webhookTypes.js';
 import { validateCustomWebhookQuery } from '../graphql/customQuery.js';
 import { defineRoute, type ApiDeps, type ApiRoute } from './apiRoute.js';
+import { findNetworkName } from '../../config/networkNames.js';
 import {
   CreateWebhookBody,
   ReplaceAddressesBody,
@@ -50,6 +51,20 @@ function filtersFor(body: CreateWebhookBody): { addresses: string[]; nftFilters:
   return { addresses: (body.addresses ?? []).map((a) => a.toLowerCase()), nftFilters: toNftFilters(body.nft_filters ?? []), graphqlQuery, skipEmpty };
 }
 
+/**
+ * The served network a create names, as configured (`eth-mainnet` → `ETH_MAINNET`, so the follower
+ * of that network finds it); without a name, the only network when there is exactly one.
+ */
+function servedNetwork(served: readonly string[], requested: string | undefined): string {
+  if (requested === undefined) {
+    if (served.length === 1) return served[0]!;
+    throw invalidField('network', `is required: this service serves ${served.join(', ')}`);
+  }
+  const name = findNetworkName(served, requested);
+  if (!name) throw invalidField('network', `unknown network ${JSON.stringify(requested.slice(0, 64))}; this service serves ${served.join(', ')}`);
+  return name;
+}
+
 export function createNotifyRoutes(deps: ApiDeps): ApiRoute[] {
   const { repo } = deps;
   const checkUrl = async (url: string) => {
@@ -66,16 +81,14 @@ export function createNotifyRoutes(deps: ApiDeps): ApiRoute[] {
       body: CreateWebhookBody,
       response: data(WIRE_WEBHOOK_SCHEMA),
       async handle({ body, nowMs }) {
-        if (!deps.networks.includes(body.network)) {
-          throw invalidField('network', `unknown network ${JSON.stringify(body.network)}; this service serves ${deps.networks.join(', ')}`);
-        }
+        const network = servedNetwork(deps.networks, body.network);
         const filters = filtersFor(body);
         await checkUrl(body.webhook_url);
         const limit = WEBHOOK_COUNT_LIMITS[deps.tier];
         const created = await repo.create(
           {
             id: deps.ids.webhookId(),
-            network: body.network,
+            network,
             type: body.webhook_type,
             url: body.webhook_url,
             name: body.name ?? null,

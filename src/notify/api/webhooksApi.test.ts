@@ -76,6 +76,25 @@ describe('webhooks API (sqlite)', () => {
     expect((await call('GET', '/team-webhooks')).body.data).toEqual([]);
   });
 
+  it('behavior: network matches a served name case-insensitively and with - for _, and is stored as configured', async () => {
+    for (const spelling of ['eth-sepolia', 'Eth_Sepolia', 'ETH_SEPOLIA']) expect(await created({ network: spelling })).toMatchObject({ network: 'ETH_SEPOLIA' });
+  });
+
+  it('behavior: without network, a service with exactly one network uses it', async () => {
+    const single = await startRouteServer(createWebhooksApi({ db, notifier, authToken: TOKEN, networks: ['LOCAL'] }));
+    try {
+      const res = await fetch(`${single.url}/create-webhook`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Service-Token': TOKEN },
+        body: JSON.stringify({ webhook_type: 'ADDRESS_ACTIVITY', webhook_url: listener.url, addresses: [A1] }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: unknown }).data).toMatchObject({ network: 'LOCAL' });
+    } finally {
+      await single.close();
+    }
+  });
+
   it('error: a missing or wrong token is 401; X-Alchemy-Token is accepted', async () => {
     expect((await call('GET', '/team-webhooks', undefined, {})).status).toBe(401);
     expect((await call('GET', '/team-webhooks', undefined, { 'X-Service-Token': `${TOKEN}x` })).status).toBe(401);
@@ -88,6 +107,8 @@ describe('webhooks API (sqlite)', () => {
       { webhook_url: 'ftp://example.com/x' },
       { webhook_type: 'MINED_TRANSACTION' },
       { network: 'ETH_GOERLI' },
+      { network: undefined },
+      { network: 7 },
       { addresses: [] },
       { addresses: [A1, '0x1234'] },
       { webhook_type: 'NFT_ACTIVITY', addresses: undefined, nft_filters: [] },
@@ -110,6 +131,8 @@ describe('webhooks API (sqlite)', () => {
         "400 webhook_url: must use http or https",
         "400 webhook_type: must be one of ADDRESS_ACTIVITY, NFT_ACTIVITY, GRAPHQL",
         "400 network: unknown network "ETH_GOERLI"; this service serves ETH_MAINNET, ETH_SEPOLIA",
+        "400 network: is required: this service serves ETH_MAINNET, ETH_SEPOLIA",
+        "400 network: must be a string",
         "400 addresses: must not be empty for ADDRESS_ACTIVITY webhooks",
         "400 addresses[1]: must be a 20-byte hex address (0x + 40 hex digits)",
         "400 nft_filters: must not be empty for NFT_ACTIVITY webhooks",
@@ -275,7 +298,7 @@ describe('webhooks API (sqlite)', () => {
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations).toEqual(expect.arrayContaining(['POST /create-webhook', 'GET /team-webhooks', 'PUT /update-webhook', 'DELETE /delete-webhook', 'PATCH /update-webhook-addresses', 'PUT /update-webhook-addresses', 'GET /webhook-addresses', 'PATCH /update-webhook-nft-filters', 'GET /webhook-nft-filters', 'GET /webhook-deliveries', 'POST /replay-webhook-event', 'POST /replay-failed-webhook-events', 'POST /send-test-webhook', 'POST /rotate-webhook-signing-key', 'POST /pause-webhook', 'POST /resume-webhook', 'GET /openapi.json']));
-    expect(doc.paths['/create-webhook']!.post!.requestBody).toMatchObject({ content: { 'application/json': { schema: { required: ['network', 'webhook_type', 'webhook_url'] } } } });
+    expect(doc.paths['/create-webhook']!.post!.requestBody).toMatchObject({ content: { 'application/json': { schema: { required: ['webhook_type', 'webhook_url'] } } } });
   });
 
   it('args: extra routes share the prefix, token, validation and OpenAPI document', async () => {
