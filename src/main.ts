@@ -17,7 +17,12 @@ import { createKeysRepository } from './store/keysRepository.js';
 import { ensureKey } from './gateway/keys/apiKeys.js';
 import { createGateway } from './gateway/app.js';
 import { createDevChain } from './engine/chain/devChain.js';
-import { refuseUnservedNetworks } from './config/networks.js';
+import { planNetworks, type ServedNetwork } from './config/networks.js';
+import { networkKey } from './config/networkNames.js';
+import { createNetworkBackend, upstreamLabel, upstreamOrigin, type NetworkBackend } from './main/networkBackends.js';
+import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
+import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
+import type { NetworkOptions } from './gateway/router/networkRouter.js';
 import { createMethodTable } from './backends/embedded/methodTable.js';
 import { createWeb3Namespace } from './backends/embedded/web3Namespace.js';
 import { createEthNamespace } from './backends/embedded/ethNamespace.js';
@@ -29,7 +34,7 @@ import { createTracePool } from './engine/trace/tracePool.js';
 import { createPooledCalls } from './engine/trace/pooledCalls.js';
 import type { JobScope, TraceJob } from './engine/trace/traceJob.js';
 import { createNotifier, createWebhooksApiRoutes } from './notify/index.js';
-import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes, readCursor } from './notify/follow/index.js';
+import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes, readCursor, type ChainFollower } from './notify/follow/index.js';
 
 export interface RunningService {
   /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
@@ -42,8 +47,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Network name of the embedded chain: `/local/v2/<key>` in the gateway, `LOCAL` for webhooks. */
-export const EMBEDDED_NETWORK = { gateway: 'local', webhooks: 'LOCAL' } as const;
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -51,8 +54,11 @@ export function packageVersion(): string {
 }
 
 export async function startService(config: ServiceConfig): Promise<RunningService> {
-  refuseUnservedNetworks(config.networks, config.chainId);
   const logger = createLogger({ level: config.logLevel });
+  // Every network is settled (names, the `--upstream` nodes' chain id) before the data dir is touched.
+  const probed = config.upstream?.length ? await probeUpstreamChainId(config.upstream, { logger: logger.child({ part: 'networks' }) }) : undefined;
+  const served = planNetworks(config, probed);
+  const embedded = served.find((n) => n.kind === 'embedded')!;
   const version = packageVersion();
   // Before anything opens a file: the dir 0700 and every file 0600 (the stores hold keys in plain text).
   const tightened = makeDataDirPrivate(config.dataDir);
@@ -91,7 +97,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     if (storeWarning) logger.warn(storeWarning);
     const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     cleanups.push(() => db.close());
-    const cursor = await readCursor(db, EMBEDDED_NETWORK.webhooks);
+    // The integrity check is the embedded chain's: an upstream network's blocks are not in this dir.
+    const cursor = await readCursor(db, embedded.name);
     const cursorWarning = checkFollowerCursor({
       cursor,
       chainHasCursorBlock: cursor !== null && cursor.number >= 0n && (await chain.getBlockByHash(hexToBytes(cursor.hash))) !== undefined,
@@ -139,24 +146,44 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       allowLoopbackUrls: !config.production,
       allowList: config.webhookAllowList,
     });
+    // One backend per upstream network (networkBackends.ts decides which), one follower per network.
+    const backends = new Map<string, NetworkBackend>();
+    for (const network of served) {
+      if (network.kind !== 'upstream') continue;
+      const backend = createNetworkBackend(network, { logger: logger.child({ part: 'upstream', network: network.name }), maxResponseBytes: config.maxResponseBytes });
+      backends.set(network.name, backend);
+      cleanups.push(async () => backend.close());
+    }
+    const followers: ChainFollower[] = [];
     const webhookRoutes = createWebhooksApiRoutes({
       db,
       notifier,
-      networks: [EMBEDDED_NETWORK.webhooks],
+      networks: served.map((n) => n.name),
       extraRoutes: createFollowerRoutes,
-      onBackfillRequested: () => follower.wake(),
+      onBackfillRequested: () => followers.forEach((f) => f.wake()),
     });
-    const follower = createChainFollower({
-      network: EMBEDDED_NETWORK.webhooks,
-      db,
-      source: createChainBlockSource({ chain, traceBlock: createEngineBlockTracer(tracer, config.traceTimeoutMaxMs), stateRootAt: async (block) => chain.stateRootAt(block) }),
-      outbox: notifier,
-      confirmations: 0,
-      logger: logger.child({ part: 'follower' }),
-    });
+    for (const network of served) {
+      const followerLogger = logger.child({ part: 'follower', network: network.name });
+      if (network.kind === 'embedded') {
+        const source = createChainBlockSource({ chain, traceBlock: createEngineBlockTracer(tracer, config.traceTimeoutMaxMs), stateRootAt: async (block) => chain.stateRootAt(block) });
+        followers.push(createChainFollower({ network: network.name, db, source, outbox: notifier, confirmations: 0, logger: followerLogger }));
+      } else {
+        const upstream = createUpstreamBlockSource(network.name, backends.get(network.name)!.backend);
+        cleanups.push(async () => upstream.close());
+        followers.push(createChainFollower({ network: network.name, db, source: upstream.source, outbox: notifier, confirmations: 0, logger: followerLogger }));
+      }
+    }
+    // GET /api/upstreams (issue 12, createUpstreamsRoutes in gateway/api/upstreamsRoute.ts) mounts
+    // beside the webhook routes below, built from this.
+    const _upstreamStatus = () => [...backends].map(([network, b]) => ({ network, upstreams: b.status() }));
 
     const gateway = createGateway({
-      networks: [{ name: EMBEDDED_NETWORK.gateway, table, isReady: () => true }],
+      networks: served.map((network): NetworkOptions => {
+        if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
+        const backend = backends.get(network.name)!;
+        // Every method goes to the upstream, priced by the cost table (unlisted ones at its default).
+        return { name: network.name, passThrough: backend.backend, isReady: () => backend.isReady() };
+      }),
       store: { keys },
       authToken: secrets.authToken,
       logger: logger.child({ part: 'gateway' }),
@@ -172,16 +199,26 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     cleanups.push(() => gateway.close());
     notifier.start();
     cleanups.push(() => notifier.stop());
-    follower.start();
-    cleanups.push(() => follower.stop());
+    for (const follower of followers) {
+      follower.start();
+      cleanups.push(() => follower.stop());
+    }
 
     const baseUrl = address.url;
     const rpcUrl = `${baseUrl}/v2/${secrets.devApiKey}`;
-    logger.info({ url: `${baseUrl}/v2/***`, chainId: config.chainId, hardfork: config.hardfork, head: chain.headNumber().toString() }, 'tracehook started');
+    logger.info(
+      {
+        url: `${baseUrl}/v2/***`,
+        networks: served.map((n) => ({ name: n.name, chainId: n.chainId.toString(), ...(n.kind === 'upstream' ? { upstreams: n.upstreams.map((u, i) => `${upstreamLabel(n.name, i)} ${upstreamOrigin(u.url)}`) } : { embedded: true }) })),
+        hardfork: config.hardfork,
+        head: chain.headNumber().toString(),
+      },
+      'tracehook started',
+    );
     return {
       rpcUrl,
       baseUrl,
-      banner: formatBanner({ version, rpcUrl, baseUrl, authToken: secrets.authToken, accounts: chain.accounts.map((a) => a.address.toString()) }),
+      banner: formatBanner({ version, rpcUrl, baseUrl, authToken: secrets.authToken, networks: served, accounts: chain.accounts.map((a) => a.address.toString()) }),
       logger,
       close: closeAll,
     };
@@ -191,11 +228,19 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   }
 }
 
-function formatBanner(info: { version: string; rpcUrl: string; baseUrl: string; authToken: string; accounts: readonly string[] }): string {
+/** `ETH_MAINNET   chain 1, 2 upstreams   /eth-mainnet/v2/<key>` (the first network also at `/v2/<key>`). */
+function networkLine(network: ServedNetwork): string {
+  const what = network.kind === 'embedded' ? 'embedded chain' : `${network.upstreams.length} upstream${network.upstreams.length === 1 ? '' : 's'}`;
+  return `  ${network.name.padEnd(14)}chain ${network.chainId}, ${what}   /${networkKey(network.name)}/v2/<key>`;
+}
+
+function formatBanner(info: { version: string; rpcUrl: string; baseUrl: string; authToken: string; networks: readonly ServedNetwork[]; accounts: readonly string[] }): string {
   return [
     `tracehook v${info.version}`,
     '',
-    `JSON-RPC      ${info.rpcUrl}`,
+    `JSON-RPC      ${info.rpcUrl}   (network ${info.networks[0]!.name})`,
+    'Networks',
+    ...info.networks.map(networkLine),
     `Management    ${info.baseUrl}/api   (header X-Service-Token: ${info.authToken})`,
     `Health        ${info.baseUrl}/healthz  ${info.baseUrl}/readyz  ${info.baseUrl}/metrics`,
     '',
