@@ -134,7 +134,7 @@ describe('upstream networks from the config file (real anvil)', () => {
     await listener.waitFor(() => bodies('ANVIL_DEV').length >= 3 && bodies('LOCAL').length >= 3, 20_000);
     // Block hashes differ (the chains' timestamps do); everything else must be the same.
     const comparable = (network: string) =>
-      bodies(network).map((b) => ({ type: b.type, activity: b.event.activity.map((a) => ({ ...a, log: a.log ? { ...(a.log as Activity), blockHash: undefined } : null })) }));
+      bodies(network).map((b) => ({ type: b.type, activity: b.event.activity.map((a): Activity => ({ ...a, log: a.log ? { ...(a.log as Activity), blockHash: undefined } : null })) }));
     const local = comparable('LOCAL');
     expect(local.map((b) => b.activity.map((a) => a.category))).toEqual([['external'], ['token'], ['internal']]);
     expect(comparable('ANVIL_DEV')).toEqual(local);
