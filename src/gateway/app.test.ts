@@ -333,6 +333,18 @@ describe('routing', () => {
     expect((await post(url, rpcBody('eth_getLogs', [{}]))).json).toMatchObject({ result: 'upstream:eth_getLogs' });
   });
 
+  it('behavior: an upstream network (pass-through only) takes every method, priced by the cost table (unlisted at its default, counted as other)', async () => {
+    const upstream = { name: 'upstream', handles: () => true, call: async (method: string) => `upstream:${method}` };
+    t = await startTestGateway({ networks: [{ name: 'ETH_MAINNET', passThrough: upstream }] });
+    const url = `${t.url}/eth-mainnet/v2/${t.keys.payg}`;
+    for (const method of ['anvil_nodeInfo', 'eth_getLogs', 'trace_block']) expect((await post(url, rpcBody(method, []))).json).toMatchObject({ result: `upstream:${method}` });
+    expect((await post(`${t.url}/v2/${t.keys.free}`, rpcBody('trace_block', []))).json).toMatchObject({ error: { message: 'trace_block requires the payg tier or higher; this API key is on the free tier' } });
+    await t.gateway.close();
+    const usage = await t.repo.usage(t.keyIds.payg, '2000-01-01', '2999-01-01');
+    // Usage rows keep bounded names, as metric labels do: a method the cost table does not list is `other`.
+    expect(usage.map((u) => [u.method, u.computeUnits]).sort()).toEqual([['eth_getLogs', 75], ['other', 20], ['trace_block', 50]]);
+  });
+
   it('behavior: mounted API routes get the /api prefix, the token check and the request id; /api/keys stays with the keys API', async () => {
     const seen: string[] = [];
     const route = defineApiRoute({
