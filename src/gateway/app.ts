@@ -49,8 +49,9 @@ type RpcTarget = NetworkTarget | { unknownNetwork: string };
 
 /**
  * `/v2/<key>` or `/<network>/v2/<key>`, with an optional trailing slash; anything else is not the
- * endpoint. `networks` is keyed by networkKey: a segment is looked up as written first, then
- * normalised (case, `_` for `-`), so the usual spelling costs one map lookup. Parsed with indexOf
+ * endpoint. `networks` holds every network by networkKey (and may hold other spellings): a segment
+ * is looked up as written first, then normalised (case, `_` for `-`), so a usual spelling costs one
+ * map lookup. Parsed with indexOf
  * rather than split: this runs on every request.
  */
 export function matchRpcPath(path: string, networks: ReadonlyMap<string, NetworkRouter>, first: NetworkRouter): RpcTarget | undefined {
@@ -88,6 +89,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const networks = new Map(routers.map((r) => [r.key, r]));
   if (networks.size !== routers.length) throw new TypeError('network names must be unique (compared case-insensitively, with - for _)');
   const servedNames = routers.map((r) => r.name).join(', ');
+  // The configured spelling too, so `/ETH_MAINNET/v2/…` is found without normalising.
+  const pathLookup = new Map([...networks, ...routers.map((r): [string, NetworkRouter] => [r.name, r])]);
   const defaultNetwork = routers[0]!;
   const metrics = createGatewayMetrics();
   const keyCache = createKeyCache({ repo, clock, ...options.keyCache });
@@ -161,7 +164,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       const q = url.indexOf('?');
       const path = q === -1 ? url : url.slice(0, q);
-      const target = matchRpcPath(path, networks, defaultNetwork);
+      const target = matchRpcPath(path, pathLookup, defaultNetwork);
       if (req.method === 'OPTIONS') {
         route = 'preflight';
         res.writeHead(204, { ...(target ? cors : apiCors).preflightHeaders(req), 'X-Request-Id': requestId });
@@ -226,7 +229,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       : createFastFront<NetworkTarget>({
           httpServer: server,
           route(path) {
-            const target = matchRpcPath(path, networks, defaultNetwork);
+            const target = matchRpcPath(path, pathLookup, defaultNetwork);
             return target && 'network' in target ? target : undefined;
           },
           handle: handleFast,
