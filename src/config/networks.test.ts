@@ -81,6 +81,10 @@ describe('networks config section', () => {
     expect(planNetworks(config, 31337n).map((n) => n.name)).toEqual(['CHAIN_31337', 'LOCAL']);
   });
 
+  it('args: TRACEHOOK_UPSTREAM takes comma-separated URLs, as the repeated flag does', () => {
+    expect(loadConfig({ flags: { dataDir: join(dir, 'env') }, env: { TRACEHOOK_UPSTREAM: 'http://a:8545, https://b.example/v1' } }).upstream).toEqual(['http://a:8545', 'https://b.example/v1']);
+  });
+
   it('args: chain ids with a well-known name, and the key paths compare', () => {
     expect([1n, 11155111n, 17000n, 8453n, 84532n, 10n, 42161n, 137n, 5n].map(networkNameForChainId)).toEqual([
       'ETH_MAINNET',
