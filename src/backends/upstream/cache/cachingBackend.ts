@@ -80,7 +80,8 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
     reorgSeq++;
     recentReorgs.push({ seq: reorgSeq, fromNumber: event.fromNumber });
     if (recentReorgs.length > RECENT_REORGS) recentReorgs.shift();
-    metrics?.removed(network, 'reorg', store.dropFrom(event.fromNumber));
+    const dropped = store.dropFrom(event.fromNumber);
+    metrics?.removed(network, 'reorg', dropped);
   });
   const untrack = metrics?.track(network, () => stats());
 
@@ -132,7 +133,8 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
       return undefined;
     }
     if (text === undefined || text.length > maxEntryBytes) return undefined;
-    metrics?.removed(network, 'evicted', store.set(cacheable.key, { text, number: ref.number, hash: ref.hash, final: now === 'final' }));
+    const evicted = store.set(cacheable.key, { text, number: ref.number, hash: ref.hash, final: now === 'final' });
+    metrics?.removed(network, 'evicted', evicted);
     return text;
   };
 
