@@ -41,17 +41,19 @@ function answer(request: { id: unknown; method: string; params?: unknown[] }): u
   return { jsonrpc: '2.0', id: request.id, ...a };
 }
 
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Parameters<typeof answer>[0] | Parameters<typeof answer>[0][];
-      const out = Array.isArray(body) ? body.map(answer) : answer(body);
-      const text = out === 'garbage' || (Array.isArray(out) && out.includes('garbage')) ? '<html>proxy error</html>' : JSON.stringify(out);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(text);
-    });
+function serve(req: http.IncomingMessage, res: http.ServerResponse) {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Parameters<typeof answer>[0] | Parameters<typeof answer>[0][];
+    const out = Array.isArray(body) ? body.map(answer) : answer(body);
+    const text = out === 'garbage' || (Array.isArray(out) && out.includes('garbage')) ? '<html>proxy error</html>' : JSON.stringify(out);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(text);
   });
+}
+
+beforeAll(async () => {
+  server = http.createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -200,6 +202,39 @@ describe('caching backend: nothing wrong enters', () => {
     entries = [{ txHash: TX, result: {} }, { txHash: OTHER_TX, result: {} }];
     await cache.call('debug_traceBlockByHash', [BLOCK], ctx);
     expect(cache.stats().entries).toBe(2); // the control: the trace and its block lookup
+  });
+
+  it('error: an answer in flight while a reorg replaced its block does not enter; one for a block below it does', async () => {
+    let release: () => void = () => undefined;
+    const gate = () => new Promise<void>((resolve) => (release = resolve));
+    setUp({ eth_getTransactionReceipt: () => ({ result: receipt(TX) }) });
+    server.removeAllListeners('request');
+    const delayed = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Parameters<typeof answer>[0];
+        void gate().then(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(body))));
+      });
+    };
+    server.on('request', delayed);
+    try {
+      const inFlight = cache.call('eth_getTransactionReceipt', [TX], ctx);
+      await new Promise((r) => setTimeout(r, 50));
+      view.emit({ kind: 'reorg', fromNumber: 5n, head: { number: 5n, hash: BLOCK } });
+      release();
+      expect(await inFlight).toEqual(receipt(TX));
+      expect(cache.stats().entries).toBe(0);
+      const second = cache.call('eth_getTransactionReceipt', [TX], ctx);
+      await new Promise((r) => setTimeout(r, 50));
+      view.emit({ kind: 'reorg', fromNumber: 6n, head: { number: 6n, hash: h('cc') } });
+      release();
+      await second;
+      expect(cache.stats().entries).toBe(1);
+    } finally {
+      server.removeListener('request', delayed);
+      server.on('request', serve);
+    }
   });
 
   it('error: node errors and garbage are passed on as errors and never cached', async () => {

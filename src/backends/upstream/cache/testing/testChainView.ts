@@ -11,6 +11,8 @@ export interface TestChainView extends CacheChainView {
   setCanonical(number: bigint, hash: Hex | undefined): void;
   /** Reads the node's chain up to its head; emits head/reorg events like NetworkUpstreams. */
   refresh(): Promise<void>;
+  /** Emits an event as the network's upstreams would (without changing the tracked hashes). */
+  emit(event: CacheChainEvent): void;
   /** Events emitted so far. */
   readonly events: CacheChainEvent[];
 }
@@ -41,6 +43,7 @@ export function createTestChainView(node: Backend): TestChainView {
       else hashes.set(number, hash);
     },
     events,
+    emit,
     async refresh() {
       const head = BigInt((await node.call('eth_blockNumber', [], ctx)) as string);
       let changedFrom: bigint | undefined;
