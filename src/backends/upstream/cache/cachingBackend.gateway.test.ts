@@ -20,6 +20,8 @@ beforeAll(async () => {
   anvil = await startAnvil();
   node = createUpstreamBackend({ url: anvil.url, name: 'anvil' });
   tx = (await node.call('eth_sendTransaction', [{ from: FROM, to: FROM, value: '0x1' }], ctx)) as Hex;
+  // Automine answers before the block is in: wait for it, so the chain view sees the block.
+  for (let i = 0; i < 200 && (await node.call('eth_getTransactionReceipt', [tx], ctx)) === null; i++) await new Promise((r) => setTimeout(r, 10));
 }, 30_000);
 afterAll(async () => {
   node?.close();

@@ -46,7 +46,12 @@ function noting() {
 }
 
 const direct = (method: string, params: unknown[]) => node.call(method, params, plain);
-const send = async (value: bigint): Promise<Hex> => (await direct('eth_sendTransaction', [{ from: FROM, to: TO, value: `0x${value.toString(16)}` }])) as Hex;
+/** Sends a transfer and waits until anvil mined it (automine answers before the block is in). */
+const send = async (value: bigint): Promise<Hex> => {
+  const tx = (await direct('eth_sendTransaction', [{ from: FROM, to: TO, value: `0x${value.toString(16)}` }])) as Hex;
+  for (let i = 0; i < 200 && (await direct('eth_getTransactionReceipt', [tx])) === null; i++) await new Promise((r) => setTimeout(r, 10));
+  return tx;
+};
 const blockOf = async (tx: Hex) => (await direct('eth_getTransactionReceipt', [tx])) as { blockHash: Hex; blockNumber: Hex };
 
 let caches: CachingBackend[] = [];
