@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcContext } from '../../embedded/methodTable.js';
 import type { Hex } from '../../../rpc/hex.js';
 import { RawJson, rawJsonToValue } from '../../../rpc/rawJson.js';
-import { RpcError, UpstreamBadAnswerError } from '../../../rpc/errors.js';
+import { RpcError, UpstreamAbortedError, UpstreamBadAnswerError } from '../../../rpc/errors.js';
 import { createUpstreamBackend, type UpstreamBackend } from '../upstreamBackend.js';
 import { createCachingBackend, type CachingBackend } from './cachingBackend.js';
 import { createTestChainView, type TestChainView } from './testing/testChainView.js';
@@ -231,6 +231,50 @@ describe('caching backend: nothing wrong enters', () => {
       release();
       await second;
       expect(cache.stats().entries).toBe(1);
+    } finally {
+      server.removeListener('request', delayed);
+      server.on('request', serve);
+    }
+  });
+
+  it('behavior: identical concurrent misses share one request; one whose first caller went away asks again', async () => {
+    let release: () => void = () => undefined;
+    let gate = new Promise<void>((resolve) => (release = resolve));
+    setUp({ eth_getTransactionReceipt: () => ({ result: receipt(TX) }) });
+    server.removeAllListeners('request');
+    const delayed = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Parameters<typeof answer>[0];
+        void gate.then(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(body))));
+      });
+    };
+    server.on('request', delayed);
+    try {
+      const three = [cache.call('eth_getTransactionReceipt', [TX], ctx), cache.call('eth_getTransactionReceipt', [TX], ctx), cache.call('eth_getTransactionReceipt', [TX], ctx)];
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      const answers = await Promise.all(three);
+      expect(answers.map(rawJsonToValue)).toEqual([receipt(TX), receipt(TX), receipt(TX)]);
+      expect(asked.get('eth_getTransactionReceipt')).toBe(1);
+      expect(notes).toEqual([false, false, false]);
+      expect(cache.stats()).toMatchObject({ misses: 3, entries: 1 });
+
+      // The first caller leaves before the answer: the one waiting on it is not failed by that.
+      gate = new Promise<void>((resolve) => (release = resolve));
+      asked.clear();
+      const leaving = new AbortController();
+      const first = cache.call('eth_getTransactionByHash', [TX], { requestId: 'a', signal: leaving.signal });
+      const second = cache.call('eth_getTransactionByHash', [TX], ctx);
+      behaviours.set('eth_getTransactionByHash', () => ({ result: txObject(TX) }));
+      await new Promise((r) => setTimeout(r, 50));
+      leaving.abort();
+      await expect(first).rejects.toBeInstanceOf(UpstreamAbortedError);
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      expect(rawJsonToValue(await second)).toEqual(txObject(TX));
+      expect(asked.get('eth_getTransactionByHash')).toBe(2);
     } finally {
       server.removeListener('request', delayed);
       server.on('request', serve);

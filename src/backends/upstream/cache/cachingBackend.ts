@@ -8,7 +8,7 @@ import type { Backend, BackendCall, CallOutcome } from '../../backend.js';
 import type { RpcContext } from '../../embedded/methodTable.js';
 import type { Hex } from '../../../rpc/hex.js';
 import { RawJson } from '../../../rpc/rawJson.js';
-import { UpstreamBadAnswerError } from '../../../rpc/errors.js';
+import { UpstreamAbortedError, UpstreamBadAnswerError } from '../../../rpc/errors.js';
 import { classifyCall, type BlockRef, type CacheableCall } from './cacheableCalls.js';
 import { createLruByteStore, type CacheEntry } from './lruByteStore.js';
 import type { CacheMetrics, CacheStats } from './cacheMetrics.js';
@@ -162,8 +162,9 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
   /**
    * Answers calls (each with its cacheable form, if any): hits from the cache, everything else
    * (and the lookups that misses need) in one go to the inner backend, outcomes in order.
+   * `noted`: the calls were already reported to the context and the stats.
    */
-  const serve = async (calls: readonly BackendCall[], forms: readonly (CacheableCall | undefined)[], ctx: RpcContext): Promise<CallOutcome[]> => {
+  const serve = async (calls: readonly BackendCall[], forms: readonly (CacheableCall | undefined)[], ctx: RpcContext, noted = false): Promise<CallOutcome[]> => {
     const startSeq = reorgSeq;
     const finalized = chain.finalized();
     const outcomes: CallOutcome[] = new Array(calls.length);
@@ -191,7 +192,7 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
         continue;
       }
       const entry = liveEntry(cacheable.key);
-      note(cacheable.method, entry !== undefined, ctx);
+      if (!noted) note(cacheable.method, entry !== undefined, ctx);
       if (entry) {
         outcomes[i] = { ok: true, result: new RawJson(entry.text) };
         anyHit = true;
@@ -230,15 +231,40 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
     return outcomes;
   };
 
+  /** Misses of single calls being answered now, by key: an identical call meanwhile waits for it. */
+  const inFlight = new Map<string, Promise<CallOutcome>>();
+
+  /** One cacheable call; concurrent identical misses share one request to the inner backend. */
+  const callOnce = async (cacheable: CacheableCall, call: BackendCall, ctx: RpcContext): Promise<CallOutcome> => {
+    const shared = inFlight.get(cacheable.key);
+    if (shared) {
+      note(cacheable.method, false, ctx);
+      const outcome = await shared;
+      // The first caller went away (its call was aborted): this one asks on its own.
+      if (outcome.ok || !(outcome.error instanceof UpstreamAbortedError) || ctx.signal.aborted) return outcome;
+    }
+    const running = serve([call], [cacheable], ctx, shared !== undefined).then(
+      ([outcome]) => outcome!,
+      (error: unknown): CallOutcome => ({ ok: false, error }),
+    );
+    if (shared) return running;
+    inFlight.set(cacheable.key, running);
+    try {
+      return await running;
+    } finally {
+      inFlight.delete(cacheable.key);
+    }
+  };
+
   const backend: CachingBackend = {
     name: inner.name,
     handles: (method) => inner.handles(method),
     async call(method, params, ctx) {
       const cacheable = classifyCall(method, params, chain.finalized());
       if (!cacheable) return inner.call(method, params, ctx);
-      const [outcome] = await serve([{ method, params }], [cacheable], ctx);
-      if (!outcome!.ok) throw outcome!.error;
-      return outcome!.result;
+      const outcome = await callOnce(cacheable, { method, params }, ctx);
+      if (!outcome.ok) throw outcome.error;
+      return outcome.result;
     },
     async callBatch(calls, ctx) {
       const finalized = chain.finalized();
