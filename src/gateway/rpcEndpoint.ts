@@ -59,6 +59,9 @@ function isJsonContentType(value: string): boolean {
  */
 class CallContext implements RpcContext {
   #controller: AbortController | undefined;
+  /** Cacheable calls noted by a caching backend, and whether every one of them hit. */
+  #cacheNoted = false;
+  #cacheAllHit = true;
   constructor(
     readonly requestId: string,
     private readonly ex: RpcExchange,
@@ -67,6 +70,15 @@ class CallContext implements RpcContext {
   ) {}
   get signal(): AbortSignal {
     return this.#ensureController().signal;
+  }
+  noteCache(hit: boolean): void {
+    this.#cacheNoted = true;
+    if (!hit) this.#cacheAllHit = false;
+  }
+  /** `X-Cache: HIT|MISS` when a cacheable call was noted (HIT only when all of them hit), else none. */
+  cacheHeader(): HeaderList | undefined {
+    if (!this.#cacheNoted) return undefined;
+    return this.#cacheAllHit ? X_CACHE_HIT : X_CACHE_MISS;
   }
   /** Cancels the request's pending calls (the batch's answer is over its limit). */
   abort(): void {
@@ -81,6 +93,8 @@ class CallContext implements RpcContext {
   }
 }
 
+const X_CACHE_HIT: HeaderList = ['X-Cache', 'HIT'];
+const X_CACHE_MISS: HeaderList = ['X-Cache', 'MISS'];
 const CLOSE: HeaderList = ['Connection', 'close'];
 const ALLOW_POST: HeaderList = ['Allow', 'POST, OPTIONS'];
 /** Retry-After of a 503 when the key store cannot be reached. */
@@ -257,10 +271,11 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const quota = bill.chargeCalls([item], false);
     const limited = quota instanceof Promise ? await quota : quota;
     if (limited) return refuse(ex, request, limited, item.kind === 'run' ? item.call.id : item.id);
-    const answer = answerItem(item, request, new CallContext(request.requestId, ex, key.id), bill);
+    const ctx = new CallContext(request.requestId, ex, key.id);
+    const answer = answerItem(item, request, ctx, bill);
     const text = answer instanceof Promise ? await answer : answer;
     if (text === undefined) return noContent(ex, request);
-    send(ex, request, 200, text);
+    send(ex, request, 200, text, ctx.cacheHeader());
     return 200;
   };
 
@@ -275,7 +290,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const parts = await answerItems(items, request, ctx, bill, budget);
     const answered = parts.filter((p): p is string => p !== undefined);
     if (answered.length === 0) return noContent(ex, request);
-    send(ex, request, 200, encodeBatch(answered));
+    send(ex, request, 200, encodeBatch(answered), ctx.cacheHeader());
     return 200;
   };
 

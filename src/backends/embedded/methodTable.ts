@@ -15,6 +15,11 @@ export interface RpcContext {
    * and serves keys in turn; calls without one share a single queue.
    */
   clientKey?: string;
+  /**
+   * Told by a caching backend, once per cacheable call, whether the cache answered it (the
+   * gateway's `X-Cache` header). Absent where nobody asks.
+   */
+  noteCache?(hit: boolean): void;
 }
 
 export type MethodHandler<M extends MethodSpec> = (params: ParamsOf<M>, ctx: RpcContext) => unknown;
