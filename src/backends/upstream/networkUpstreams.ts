@@ -10,7 +10,7 @@ import { UpstreamBadAnswerError } from '../../rpc/errors.js';
 import { createCanonicalChain, type ChainBlock } from './canonicalChain.js';
 import { createJsonRpcClient } from './jsonRpcClient.js';
 import { probeUpstream, type ProbedTracer, type TraceType } from './probeUpstream.js';
-import { createRoutedBackend } from './routedBackend.js';
+import { createRoutedBackend, failureKind } from './routedBackend.js';
 import { createUpstreamHealth } from './upstreamHealth.js';
 import { memberState, type UpstreamMember, type UpstreamState } from './upstreamMember.js';
 
@@ -99,6 +99,8 @@ export interface NetworkUpstreams {
 }
 
 const WINDOW_BLOCKS = 256;
+/** Ancestors fetched below a fresh head. */
+const BACKFILL_BLOCKS = 128n;
 
 /** `https://user:pw@node.example:8545/key?x` → `https://node.example:8545`. */
 export function redactedOrigin(url: string): string {
@@ -206,7 +208,7 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       } catch (error) {
         if (life.signal.aborted) return;
         m.probeError = error instanceof Error ? error.message : String(error);
-        m.health.recordFailure(`probe: ${m.probeError}`, 'connection');
+        m.health.recordFailure(`probe: ${m.probeError}`, failureKind(error));
         logger.warn({ upstream: m.label, error: m.probeError }, 'upstream probe failed');
       } finally {
         probing.delete(m);
@@ -246,12 +248,34 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
     logger.warn({ upstream: m.label, block: n.toString() }, 'upstream is on another fork than the others; kept out for a while');
   };
 
+  /** Fills the window below a fresh head with its ancestors (one batch), as far as they link. */
+  const backfill = async (m: UpstreamMember, head: ChainBlock) => {
+    const from = head.number > BACKFILL_BLOCKS ? head.number - BACKFILL_BLOCKS : 0n;
+    if (from >= head.number) return;
+    const numbers: bigint[] = [];
+    for (let n = from; n < head.number; n++) numbers.push(n);
+    try {
+      const answers = await m.client.batch(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [quantityToHex(n), false] })), { timeoutMs: pollTimeoutMs, signal: life.signal });
+      const blocks = answers.map((a) => (a.ok ? chainBlockOf(a.result) : undefined));
+      const segment: ChainBlock[] = [head];
+      for (let i = blocks.length - 1; i >= 0; i--) {
+        const b = blocks[i];
+        if (!b || b.hash !== segment[0]!.parentHash) break;
+        segment.unshift(b);
+      }
+      if (chain.tip()?.hash === head.hash) chain.adopt(segment);
+    } catch (error) {
+      logger.warn({ upstream: m.label, error: error instanceof Error ? error.message : String(error) }, 'could not fill the canonical window');
+    }
+  };
+
   /** Brings the canonical view to `m`'s head: fills gaps, finds the fork point, emits events. */
   const follow = async (m: UpstreamMember, head: ChainBlock) => {
     const tip = chain.tip();
     if (!tip || head.number - tip.number > BigInt(WINDOW_BLOCKS)) {
       if (await outvoted(m, head.number, head.hash)) return keepOut(m, head.number);
       chain.reset(head);
+      await backfill(m, head);
       emit({ kind: 'head', number: head.number, hash: head.hash });
       return;
     }
@@ -332,7 +356,7 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
     } catch (error) {
       if (life.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
-      m.health.recordFailure(`head poll: ${message}`, error instanceof UpstreamBadAnswerError ? 'answer' : 'connection');
+      m.health.recordFailure(`head poll: ${message}`, failureKind(error));
     } finally {
       polling.delete(m);
     }

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Backend, BackendCall, CallOutcome } from '../backend.js';
 import type { RpcContext } from '../embedded/methodTable.js';
-import { MethodNotFoundError, NoHealthyUpstreamError, RpcError, UpstreamAbortedError, UpstreamBadAnswerError, UpstreamConnectionError, UpstreamError, UpstreamTimeoutError } from '../../rpc/errors.js';
+import { MethodNotFoundError, NoHealthyUpstreamError, RpcError, UpstreamAbortedError, UpstreamBadAnswerError, UpstreamConnectionError, UpstreamError } from '../../rpc/errors.js';
 import type { Hex } from '../../rpc/hex.js';
 import { quantityToHex } from '../../rpc/hex.js';
 import { blockRefsOf, isWriteMethod, namesPinnableTag, pinBlockTags, type TagPins } from './blockParams.js';
@@ -43,8 +43,12 @@ function neverSent(error: unknown): boolean {
   return error instanceof UpstreamConnectionError && (cause?.code === 'ECONNREFUSED' || cause?.code === 'ENOTFOUND' || cause?.code === 'EHOSTUNREACH');
 }
 
-function failureKind(error: unknown): 'connection' | 'answer' {
-  return error instanceof UpstreamConnectionError || error instanceof UpstreamTimeoutError ? 'connection' : 'answer';
+/**
+ * `connection`: the node could not be reached (refused, reset), so a head poll it answers shows it
+ * is back. A timeout or a bad answer from a node that is up is `answer`: its cool-down runs out.
+ */
+export function failureKind(error: unknown): 'connection' | 'answer' {
+  return error instanceof UpstreamConnectionError ? 'connection' : 'answer';
 }
 
 export function createRoutedBackend(view: RoutingView): Backend {
