@@ -78,6 +78,16 @@ export interface UpstreamStatus {
   probeError?: string;
 }
 
+/** The network as a whole, with its upstreams' rows (GET /api/upstreams, /readyz details). */
+export interface NetworkStatus {
+  network: string;
+  chainId?: string;
+  head?: { number: string; hash: Hex };
+  finalized?: string;
+  ready: boolean;
+  upstreams: UpstreamStatus[];
+}
+
 export interface NetworkUpstreams {
   readonly network: string;
   /** Probes every upstream once (resolves when all first probes ended, success or not). */
@@ -94,6 +104,8 @@ export interface NetworkUpstreams {
   status(): UpstreamStatus[];
   /** True when at least one upstream is healthy and on the right chain. */
   isReady(): boolean;
+  /** status() with the network's own facts around it. */
+  networkStatus(): NetworkStatus;
   /** The routed Backend: call + callBatch with capability routing, scoring, failover, tag pinning. */
   readonly backend: Backend;
 }
@@ -381,6 +393,39 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
   const backend = createRoutedBackend(view);
   const networkHead = () => chain.tip()?.number;
 
+  const status = (): UpstreamStatus[] =>
+    members.map((m): UpstreamStatus => {
+      const h = m.health.snapshot();
+      const head = networkHead();
+      const f = finalizedOf.get(m);
+      return {
+        network,
+        label: m.label,
+        origin: m.origin,
+        weight: m.weight,
+        state: memberState(m, head, maxLagBlocks),
+        chainId: m.caps?.chainId.toString(),
+        clientVersion: m.caps?.clientVersion,
+        head: m.head?.number.toString(),
+        headLagBlocks: head !== undefined && m.head ? Math.max(0, Number(head - m.head.number)) : undefined,
+        finalized: f?.toString(),
+        stateFrom: m.caps?.stateFrom?.toString(),
+        archive: m.caps?.stateFrom === undefined ? undefined : m.caps.stateFrom === 0n,
+        methods: { ...m.caps?.methods, ...Object.fromEntries([...m.unsupported].map((k) => [k, false])) },
+        tracers: { ...m.caps?.tracers },
+        traceTypes: { ...m.caps?.traceTypes },
+        latencyMs: h.latencyMs,
+        errorRate: h.errorRate,
+        requests: h.requests,
+        failures: h.failures,
+        coolingUntil: h.coolingUntilMs ? new Date(h.coolingUntilMs).toISOString() : undefined,
+        lastError: h.lastError,
+        probedAt: m.caps ? new Date(m.caps.probedAtMs).toISOString() : undefined,
+        probeError: m.probeError,
+      };
+    });
+  const isReady = () => backend.isReady!() as boolean;
+
   return {
     network,
     async start() {
@@ -415,38 +460,19 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    status: () =>
-      members.map((m): UpstreamStatus => {
-        const h = m.health.snapshot();
-        const head = networkHead();
-        const f = finalizedOf.get(m);
-        return {
-          network,
-          label: m.label,
-          origin: m.origin,
-          weight: m.weight,
-          state: memberState(m, head, maxLagBlocks),
-          chainId: m.caps?.chainId.toString(),
-          clientVersion: m.caps?.clientVersion,
-          head: m.head?.number.toString(),
-          headLagBlocks: head !== undefined && m.head ? Math.max(0, Number(head - m.head.number)) : undefined,
-          finalized: f?.toString(),
-          stateFrom: m.caps?.stateFrom?.toString(),
-          archive: m.caps?.stateFrom === undefined ? undefined : m.caps.stateFrom === 0n,
-          methods: { ...m.caps?.methods, ...Object.fromEntries([...m.unsupported].map((k) => [k, false])) },
-          tracers: { ...m.caps?.tracers },
-          traceTypes: { ...m.caps?.traceTypes },
-          latencyMs: h.latencyMs,
-          errorRate: h.errorRate,
-          requests: h.requests,
-          failures: h.failures,
-          coolingUntil: h.coolingUntilMs ? new Date(h.coolingUntilMs).toISOString() : undefined,
-          lastError: h.lastError,
-          probedAt: m.caps ? new Date(m.caps.probedAtMs).toISOString() : undefined,
-          probeError: m.probeError,
-        };
-      }),
-    isReady: () => backend.isReady!() as boolean,
+    status,
+    isReady,
+    networkStatus() {
+      const tip = chain.tip();
+      return {
+        network,
+        chainId: expectedChainId?.toString(),
+        head: tip && { number: tip.number.toString(), hash: tip.hash },
+        finalized: finalized?.toString(),
+        ready: isReady(),
+        upstreams: status(),
+      };
+    },
     backend,
   };
 }
