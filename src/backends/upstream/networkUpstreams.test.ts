@@ -185,3 +185,45 @@ describe('network upstreams: wrong chain and writes', () => {
     }
   });
 });
+
+describe('network upstreams: capability and block aware routing', () => {
+  it('behavior: old state goes to archive members, never to a pruned one', async () => {
+    const pruned = await startAnvilFleet(2, { memberArgs: (i) => (i === 0 ? ['--prune-history', '5'] : []) });
+    const n = createNetworkUpstreams({ network: 'PRUNED', upstreams: pruned.urls.map((url, i) => ({ url, weight: i === 0 ? 100 : 1 })), logger, ...fast });
+    try {
+      for (let i = 0; i < 24; i++) await pruned.mine({ txs: i < 2 ? 1 : 0 });
+      await n.start();
+      expect(n.status().map((r) => [r.archive, r.stateFrom])).toEqual([[false, '20'], [true, '0']]);
+      const before = n.status()[0]!.requests;
+      for (let i = 0; i < 10; i++) expect(await n.backend.call('eth_getBalance', [ADDRESS, '0x2'], ctx())).toBe('0x21e19e0c9bab2400002');
+      expect(n.status()[0]!.requests).toBe(before);
+      // Recent state still goes to the (heavier) pruned member.
+      for (let i = 0; i < 10; i++) await n.backend.call('eth_getBalance', [ADDRESS, 'latest'], ctx());
+      expect(n.status()[0]!.requests).toBeGreaterThan(before);
+    } finally {
+      n.close();
+      await pruned.close();
+    }
+  }, 20_000);
+
+  it('behavior: a -32601 from an upstream fails over and re-probes it; the new table keeps it away', async () => {
+    const flaky = await startMisbehavingUpstream({ target: fleet.urls[0]!, mode: 'proxy' });
+    const n = createNetworkUpstreams({ network: 'REPROBE', upstreams: [{ url: flaky.url, weight: 100 }, { url: fleet.urls[0]! }], logger, ...fast, minReprobeMs: 50 });
+    try {
+      await n.start();
+      expect(n.status()[0]!.methods.trace_block).toBe(true);
+      flaky.mode = 'methodNotFound';
+      flaky.affects = (m) => m === 'trace_block';
+      await new Promise((r) => setTimeout(r, 60));
+      const chainIdsBefore = flaky.seen.get('eth_chainId') ?? 0;
+      expect(await n.backend.call('trace_block', ['0x1'], ctx())).toHaveLength(2);
+      expect(flaky.seen.get('trace_block')).toBe(2); // its probe, then the call that got -32601
+      await until(() => (flaky.seen.get('eth_chainId') ?? 0) > chainIdsBefore && n.status()[0]!.probedAt !== undefined && n.status()[0]!.methods.trace_block === false);
+      for (let i = 0; i < 5; i++) expect(await n.backend.call('trace_block', ['0x1'], ctx())).toHaveLength(2);
+      expect(n.status()[0]!.state).toBe('healthy');
+    } finally {
+      n.close();
+      await flaky.close();
+    }
+  });
+});

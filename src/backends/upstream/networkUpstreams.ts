@@ -39,6 +39,8 @@ export interface NetworkUpstreamsOptions {
   maxLagBlocks?: number;
   /** Longest cool-down after failures in a row. Default 30,000 ms. */
   maxCooldownMs?: number;
+  /** Shortest time between two probes of one upstream triggered by -32601 answers. Default min(probeIntervalMs, 10,000). */
+  minReprobeMs?: number;
   /** How long an upstream that answered from another fork is kept out. Default 10,000 ms. */
   forkPenaltyMs?: number;
 }
@@ -137,7 +139,7 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
   const forkPenaltyMs = options.forkPenaltyMs ?? 10_000;
   const probeTimeoutMs = Math.min(attemptTimeoutMs, 10_000);
   const pollTimeoutMs = Math.min(attemptTimeoutMs, Math.max(2_000, headPollMs * 4));
-  const reprobeMinMs = Math.min(probeIntervalMs, 10_000);
+  const reprobeMinMs = options.minReprobeMs ?? Math.min(probeIntervalMs, 10_000);
   if (options.upstreams.length === 0) throw new TypeError(`network ${network}: no upstreams`);
 
   const members: UpstreamMember[] = options.upstreams.map((spec, index) => {

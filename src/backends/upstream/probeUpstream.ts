@@ -41,7 +41,7 @@ const ZERO_HASH = `0x${'0'.repeat(64)}`;
 /** A plain value-less call to the zero address: every node can run it at any block it has state for. */
 const PROBE_CALL = { from: ZERO_ADDRESS, to: ZERO_ADDRESS, data: '0x' };
 /** Depths tried from the head, oldest first, to find how far back state is served. */
-const STATE_DEPTHS = [1_000_000n, 100_000n, 10_000n, 1_024n, 128n, 16n];
+const STATE_DEPTHS = [1_000_000n, 100_000n, 10_000n, 1_024n, 128n, 16n, 4n];
 
 /** The node's answer says it does not have this (method, tracer or option), not that the call failed. */
 export function isUnsupportedAnswer(error: unknown): boolean {

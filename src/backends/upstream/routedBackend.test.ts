@@ -68,6 +68,30 @@ describe('routed backend: misbehaving upstreams', () => {
     });
   }
 
+  it('behavior: a batch goes to one upstream as a whole and fails over as a whole when it resets', async () => {
+    await withBadUpstream('reset', (m) => m === 'eth_getTransactionCount', async (net, bad) => {
+      const outcomes = await net.backend.callBatch!(
+        [
+          { method: 'eth_getBalance', params: [ADDRESS, 'latest'] },
+          { method: 'eth_getTransactionCount', params: [ADDRESS, 'latest'] },
+          { method: 'eth_chainId', params: [] },
+          { method: 'eth_call', params: [{ to: ADDRESS, data: '0x' }, 'latest'] },
+        ],
+        ctx(),
+      );
+      expect(outcomes).toEqual([
+        { ok: true, result: '0x21e19e0c9bab2400000' },
+        { ok: true, result: '0x0' },
+        { ok: true, result: '0x7a69' },
+        { ok: true, result: '0x' },
+      ]);
+      // One HTTP batch reached the bad upstream (then the whole batch went elsewhere).
+      expect(bad.seen.get('eth_getTransactionCount')).toBe(1);
+      expect(bad.seen.get('eth_call')).toBe(1);
+      expect(net.status()[0]!.state).toBe('cooling');
+    });
+  });
+
   it('behavior: huge answers are cut at the limit, so memory stays bounded', async () => {
     const bad = await startMisbehavingUpstream({ target: anvil.url, mode: 'huge', affects: (m) => m === 'eth_getCode', hugeBytes: 16 * 1024 * 1024 });
     const net = createNetworkUpstreams({ network: 'HUGE', upstreams: [{ url: bad.url }], logger, headPollMs: 50, attemptTimeoutMs: 5_000, maxResponseBytes: 1024 * 1024 });

@@ -83,12 +83,17 @@ export async function spawnFleetAnvil(port: number, extraArgs: readonly string[]
   };
 }
 
-export async function startAnvilFleet(size = 3): Promise<AnvilFleet> {
+export interface AnvilFleetOptions {
+  /** Extra anvil flags for one member, e.g. `--prune-history 5` (kept on restart). */
+  memberArgs?: (index: number) => readonly string[];
+}
+
+export async function startAnvilFleet(size = 3, options: AnvilFleetOptions = {}): Promise<AnvilFleet> {
   const procs: Array<Awaited<ReturnType<typeof spawnFleetAnvil>> | undefined> = [];
   const members: FleetMember[] = [];
   for (let index = 0; index < size; index++) {
     const port = await freePort();
-    const p = await spawnFleetAnvil(port);
+    const p = await spawnFleetAnvil(port, options.memberArgs?.(index));
     procs.push(p);
     members.push({ index, port, url: p.url, fed: 0, alive: true });
   }
@@ -142,7 +147,7 @@ export async function startAnvilFleet(size = 3): Promise<AnvilFleet> {
     },
     async restart(index) {
       const m = members[index]!;
-      procs[index] = await spawnFleetAnvil(m.port);
+      procs[index] = await spawnFleetAnvil(m.port, options.memberArgs?.(index));
       m.fed = 0;
       m.alive = true;
       await fleet.catchUp(index);

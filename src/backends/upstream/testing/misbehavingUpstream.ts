@@ -1,10 +1,11 @@
 // Test support: a small node:http JSON-RPC server in front of a real node that passes requests
 // through, or misbehaves on chosen methods: hangs, resets the connection, answers HTTP 200 with
-// garbage, answers another request's id, the wrong chain id, a huge body, or blocks of another fork.
+// garbage, answers another request's id, the wrong chain id, a huge body, blocks of another fork,
+// or -32601 for a method it answered before.
 import http from 'node:http';
 import type { Socket } from 'node:net';
 
-export type Misbehaviour = 'proxy' | 'hang' | 'reset' | 'garbage' | 'wrongId' | 'wrongChainId' | 'huge' | 'otherFork';
+export type Misbehaviour = 'proxy' | 'hang' | 'reset' | 'garbage' | 'wrongId' | 'wrongChainId' | 'huge' | 'otherFork' | 'methodNotFound';
 
 export interface MisbehavingUpstreamOptions {
   /** The real node requests pass through to. */
@@ -90,6 +91,10 @@ export async function startMisbehavingUpstream(options: MisbehavingUpstreamOptio
       more();
       return;
     }
+    if (mode === 'methodNotFound' && !Array.isArray(request)) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found' } }));
+      return;
+    }
     let answer: Message | Message[];
     try {
       const upstream = await fetch(options.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
@@ -101,6 +106,10 @@ export async function startMisbehavingUpstream(options: MisbehavingUpstreamOptio
     const answers = Array.isArray(answer) ? answer : [answer];
     const methodOf = (id: unknown) => calls.find((c) => c.id === id)?.method;
     for (const a of answers) {
+      if (mode === 'methodNotFound' && state.affects(String(methodOf(a.id)))) {
+        delete a.result;
+        a.error = { code: -32601, message: 'Method not found' };
+      }
       if (mode === 'wrongId' && typeof a.id === 'number') a.id = a.id + 1000;
       if (mode === 'wrongChainId' && methodOf(a.id) === 'eth_chainId') a.result = '0x1';
       if (mode === 'otherFork' && String(methodOf(a.id)).startsWith('eth_getBlockBy')) a.result = forkBlock(a.result);
