@@ -5,9 +5,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Backend } from '../backend.js';
 import type { Hex } from '../../rpc/hex.js';
-import { quantityToHex } from '../../rpc/hex.js';
-import { UpstreamBadAnswerError } from '../../rpc/errors.js';
-import { createCanonicalChain, type ChainBlock } from './canonicalChain.js';
+import { createChainFollower, type ChainEvent } from './chainFollower.js';
 import { createJsonRpcClient } from './jsonRpcClient.js';
 import { probeUpstream, type ProbedTracer, type TraceType } from './probeUpstream.js';
 import { createRoutedBackend, failureKind } from './routedBackend.js';
@@ -45,11 +43,7 @@ export interface NetworkUpstreamsOptions {
   forkPenaltyMs?: number;
 }
 
-export type ChainEvent =
-  | { kind: 'head'; number: bigint; hash: Hex }
-  /** Blocks >= fromNumber were replaced. */
-  | { kind: 'reorg'; fromNumber: bigint; head: { number: bigint; hash: Hex } }
-  | { kind: 'finalized'; number: bigint };
+export type { ChainEvent } from './chainFollower.js';
 
 /** One upstream's row for /readyz details, GET /api/upstreams and /metrics (no URL secrets). */
 export interface UpstreamStatus {
@@ -112,21 +106,10 @@ export interface NetworkUpstreams {
   readonly backend: Backend;
 }
 
-const WINDOW_BLOCKS = 256;
-/** Ancestors fetched below a fresh head. */
-const BACKFILL_BLOCKS = 128n;
-
 /** `https://user:pw@node.example:8545/key?x` → `https://node.example:8545`. */
 export function redactedOrigin(url: string): string {
   const u = new URL(url);
   return `${u.protocol}//${u.host}`;
-}
-
-function chainBlockOf(value: unknown): ChainBlock | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const b = value as { number?: unknown; hash?: unknown; parentHash?: unknown };
-  if (typeof b.number !== 'string' || typeof b.hash !== 'string' || typeof b.parentHash !== 'string' || !/^0x[0-9a-fA-F]+$/.test(b.number)) return undefined;
-  return { number: BigInt(b.number), hash: b.hash.toLowerCase() as Hex, parentHash: b.parentHash.toLowerCase() as Hex };
 }
 
 export function createNetworkUpstreams(options: NetworkUpstreamsOptions): NetworkUpstreams {
@@ -156,34 +139,14 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       unsupported: new Set(),
     };
   });
-  const parents = new Map<UpstreamMember, ChainBlock>();
-  const finalizedOf = new Map<UpstreamMember, bigint>();
-  const safeOf = new Map<UpstreamMember, bigint>();
   const probing = new Map<UpstreamMember, Promise<void>>();
   const lastProbeAt = new Map<UpstreamMember, number>();
-  const polling = new Set<UpstreamMember>();
-  const listeners = new Set<(event: ChainEvent) => void>();
-  const chain = createCanonicalChain(WINDOW_BLOCKS);
   const life = new AbortController();
   // Every probe and poll call listens on it at once.
   setMaxListeners(0, life.signal);
   let expectedChainId = options.chainId;
-  let finalized: bigint | undefined;
-  let safe: bigint | undefined;
-  let leader: UpstreamMember | undefined;
-  let reconciling: Promise<void> = Promise.resolve();
   const timers: NodeJS.Timeout[] = [];
   let started = false;
-
-  const emit = (event: ChainEvent) => {
-    for (const l of listeners) {
-      try {
-        l(event);
-      } catch (error) {
-        logger.error({ err: error }, 'chain event listener threw');
-      }
-    }
-  };
 
   const decideChainId = () => {
     if (expectedChainId !== undefined) return;
@@ -232,174 +195,39 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
     return run;
   };
 
-  const fetchBlock = async (m: UpstreamMember, n: bigint): Promise<ChainBlock | undefined> =>
-    chainBlockOf(await m.client.call('eth_getBlockByNumber', [quantityToHex(n), false], { timeoutMs: pollTimeoutMs, signal: life.signal }));
-
-  const judgeForks = () => {
-    for (const m of members) {
-      if (!m.head) continue;
-      const ours = chain.hashAt(m.head.number);
-      m.forked = ours !== undefined && ours !== m.head.hash;
-    }
-  };
-
-  /**
-   * Whether the other upstreams outvote `from` on block `n`: some other hash is held by more of
-   * them than `theirs` (counting `from` itself). One upstream alone is never outvoted.
-   */
-  const outvoted = async (from: UpstreamMember, n: bigint, theirs: Hex): Promise<boolean> => {
-    const others = members.filter((m) => m !== from && !m.wrongChain && m.caps);
-    const hashes = await Promise.all(others.map((m) => fetchBlock(m, n).then((b) => b?.hash, () => undefined)));
-    const counts = new Map<Hex, number>();
-    for (const h of hashes) if (h !== undefined && h !== theirs) counts.set(h, (counts.get(h) ?? 0) + 1);
-    const agree = 1 + hashes.filter((h) => h === theirs).length;
-    return Math.max(0, ...counts.values()) > agree;
-  };
-
-  const keepOut = (m: UpstreamMember, n: bigint) => {
-    m.forked = true;
-    m.health.penalize(forkPenaltyMs, `block ${n} from another fork`);
-    logger.warn({ upstream: m.label, block: n.toString() }, 'upstream is on another fork than the others; kept out for a while');
-  };
-
-  /** Fills the window below a fresh head with its ancestors (one batch), as far as they link. */
-  const backfill = async (m: UpstreamMember, head: ChainBlock) => {
-    const from = head.number > BACKFILL_BLOCKS ? head.number - BACKFILL_BLOCKS : 0n;
-    if (from >= head.number) return;
-    const numbers: bigint[] = [];
-    for (let n = from; n < head.number; n++) numbers.push(n);
-    try {
-      const answers = await m.client.batch(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [quantityToHex(n), false] })), { timeoutMs: pollTimeoutMs, signal: life.signal });
-      const blocks = answers.map((a) => (a.ok ? chainBlockOf(a.result) : undefined));
-      const segment: ChainBlock[] = [head];
-      for (let i = blocks.length - 1; i >= 0; i--) {
-        const b = blocks[i];
-        if (!b || b.hash !== segment[0]!.parentHash) break;
-        segment.unshift(b);
-      }
-      if (chain.tip()?.hash === head.hash) chain.adopt(segment);
-    } catch (error) {
-      logger.warn({ upstream: m.label, error: error instanceof Error ? error.message : String(error) }, 'could not fill the canonical window');
-    }
-  };
-
-  /** Brings the canonical view to `m`'s head: fills gaps, finds the fork point, emits events. */
-  const follow = async (m: UpstreamMember, head: ChainBlock) => {
-    const tip = chain.tip();
-    if (!tip || head.number - tip.number > BigInt(WINDOW_BLOCKS)) {
-      if (await outvoted(m, head.number, head.hash)) return keepOut(m, head.number);
-      chain.reset(head);
-      await backfill(m, head);
-      emit({ kind: 'head', number: head.number, hash: head.hash });
-      return;
-    }
-    if (chain.hashAt(head.number) === head.hash) return;
-    const segment = [head];
-    let cursor = head;
-    for (let steps = 0; steps < WINDOW_BLOCKS && cursor.number > 0n; steps++) {
-      const n = cursor.number - 1n;
-      const low = chain.low();
-      if (low === undefined || n < low || chain.hashAt(n) === cursor.parentHash) break;
-      const parent = await fetchBlock(m, n);
-      if (!parent || parent.hash !== cursor.parentHash) throw new UpstreamBadAnswerError(m.label, `block ${n} does not link to block ${cursor.number}`);
-      segment.unshift(parent);
-      cursor = parent;
-    }
-    const firstChanged = segment.find((b) => chain.hashAt(b.number) !== undefined && chain.hashAt(b.number) !== b.hash);
-    if (firstChanged && (await outvoted(m, firstChanged.number, firstChanged.hash))) return keepOut(m, firstChanged.number);
-    const replaced = chain.adopt(segment);
-    if (replaced !== undefined) {
-      logger.warn({ fromNumber: replaced.toString(), head: head.number.toString(), upstream: m.label }, 'reorg');
-      emit({ kind: 'reorg', fromNumber: replaced, head: { number: head.number, hash: head.hash } });
-    }
-    emit({ kind: 'head', number: head.number, hash: head.hash });
-  };
-
-  /** Picks the leader (highest head among current members; the old leader keeps a tie) and follows it. */
-  const updateView = () => {
-    reconciling = reconciling.then(async () => {
-      const eligible = members.filter((m) => m.caps && m.head && parents.has(m) && !m.wrongChain && !m.health.isCooling() && !m.forked);
-      let best = leader && eligible.includes(leader) ? leader : undefined;
-      for (const m of eligible) if (!best || m.head!.number > best.head!.number) best = m;
-      if (!best) return;
-      leader = best;
-      const head = parents.get(best)!;
-      const tip = chain.tip();
-      // A leader behind our tip whose block agrees with ours is only lagging: nothing replaced.
-      if (tip && head.number < tip.number && chain.hashAt(head.number) === head.hash) return;
-      try {
-        await follow(best, head);
-      } catch (error) {
-        best.health.recordFailure(error instanceof Error ? error.message : String(error));
-      }
-      judgeForks();
-      const f = finalizedOf.get(best);
-      if (f !== undefined && (finalized === undefined || f > finalized)) {
-        finalized = f;
-        emit({ kind: 'finalized', number: f });
-      }
-      const s = safeOf.get(best);
-      if (s !== undefined && (safe === undefined || s > safe)) safe = s;
-    });
-    return reconciling;
-  };
-
-  const poll = async (m: UpstreamMember) => {
-    if (polling.has(m) || m.wrongChain || life.signal.aborted) return;
-    polling.add(m);
-    try {
-      const answers = await m.client.batch(
-        [
-          { method: 'eth_getBlockByNumber', params: ['latest', false] },
-          { method: 'eth_getBlockByNumber', params: ['finalized', false] },
-          { method: 'eth_getBlockByNumber', params: ['safe', false] },
-        ],
-        { timeoutMs: pollTimeoutMs, signal: life.signal },
-      );
-      const head = answers[0]!.ok ? chainBlockOf(answers[0]!.result) : undefined;
-      if (!head) throw new UpstreamBadAnswerError(m.label, 'latest block is not a block');
-      m.health.recordAlive();
-      m.head = { number: head.number, hash: head.hash };
-      parents.set(m, head);
-      const f = answers[1]!.ok ? chainBlockOf(answers[1]!.result) : undefined;
-      if (f) finalizedOf.set(m, f.number);
-      const s = answers[2]!.ok ? chainBlockOf(answers[2]!.result) : undefined;
-      if (s) safeOf.set(m, s.number);
-      if (!m.caps && !probing.has(m) && Date.now() - (lastProbeAt.get(m) ?? 0) > reprobeMinMs / 10) void probe(m);
-      await updateView();
-    } catch (error) {
-      if (life.signal.aborted) return;
-      const message = error instanceof Error ? error.message : String(error);
-      m.health.recordFailure(`head poll: ${message}`, failureKind(error));
-    } finally {
-      polling.delete(m);
-    }
-  };
-
-  const pollAll = () => Promise.all(members.map(poll));
+  const follower = createChainFollower({
+    members,
+    logger,
+    pollTimeoutMs,
+    forkPenaltyMs,
+    signal: life.signal,
+    onUnprobed(m) {
+      if (!probing.has(m) && Date.now() - (lastProbeAt.get(m) ?? 0) > reprobeMinMs / 10) void probe(m);
+    },
+  });
 
   const view = {
     network,
     members: () => members,
-    currentPins: () => ({ latest: chain.tip()?.number, safe, finalized }),
+    currentPins: () => ({ latest: follower.head()?.number, safe: follower.safe(), finalized: follower.finalized() }),
     expectedChainId: () => expectedChainId,
-    canonicalHash: (n: bigint) => chain.hashAt(n),
+    canonicalHash: (n: bigint) => follower.hashAt(n),
     onUnsupported(m: UpstreamMember) {
       if (Date.now() - (lastProbeAt.get(m) ?? 0) >= reprobeMinMs) void probe(m);
     },
-    onForkedAnswer: (m: UpstreamMember) => void poll(m),
+    onForkedAnswer: (m: UpstreamMember) => void follower.poll(m),
     maxLagBlocks,
     attemptTimeoutMs,
     logger,
   };
   const backend = createRoutedBackend(view);
-  const networkHead = () => chain.tip()?.number;
+  const networkHead = () => follower.head()?.number;
 
   const status = (): UpstreamStatus[] =>
     members.map((m): UpstreamStatus => {
       const h = m.health.snapshot();
       const head = networkHead();
-      const f = finalizedOf.get(m);
+      const f = follower.finalizedOf(m);
       return {
         network,
         label: m.label,
@@ -435,9 +263,9 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       started = true;
       decideChainId();
       for (const m of members) judgeChain(m);
-      await pollAll();
+      await follower.pollAll();
       if (life.signal.aborted) return;
-      timers.push(setInterval(() => void pollAll(), headPollMs));
+      timers.push(setInterval(() => void follower.pollAll(), headPollMs));
       timers.push(
         setInterval(() => {
           for (const m of members) void probe(m).then(() => judgeChain(m));
@@ -449,27 +277,22 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       life.abort();
       for (const t of timers) clearInterval(t);
       for (const m of members) m.client.close();
-      listeners.clear();
+      follower.close();
     },
     chainId: () => expectedChainId,
-    head: () => {
-      const tip = chain.tip();
-      return tip && { number: tip.number, hash: tip.hash };
-    },
-    finalized: () => finalized,
-    canonicalHash: (n) => chain.hashAt(n),
-    onChain(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    head: () => follower.head(),
+    finalized: () => follower.finalized(),
+    canonicalHash: (n) => follower.hashAt(n),
+    onChain: (listener) => follower.onChain(listener),
     status,
     isReady,
     networkStatus() {
-      const tip = chain.tip();
+      const head = follower.head();
+      const finalized = follower.finalized();
       return {
         network,
         chainId: expectedChainId?.toString(),
-        head: tip && { number: tip.number.toString(), hash: tip.hash },
+        head: head && { number: head.number.toString(), hash: head.hash },
         finalized: finalized?.toString(),
         ready: isReady(),
         upstreams: status(),
