@@ -55,7 +55,7 @@ describe('routed backend: misbehaving upstreams', () => {
       await withBadUpstream(mode, (m) => m === 'eth_getTransactionCount', async (net, bad) => {
         const first = await timed(() => net.backend.call('eth_getTransactionCount', [ADDRESS, 'latest'], ctx()));
         expect(first.value).toBe('0x0');
-        expect(first.ms).toBeLessThan(ATTEMPT_MS + 300);
+        expect(first.ms).toBeLessThan(ATTEMPT_MS + 1_000);
         expect(bad.seen.get('eth_getTransactionCount')).toBe(1);
         const row = net.status()[0]!;
         expect(row.state).toBe('cooling');
@@ -132,22 +132,24 @@ describe('routed backend: misbehaving upstreams', () => {
 
   it('error: with no good upstream the request fails clearly (-32005) within its deadline, never hangs', async () => {
     const bad = await startMisbehavingUpstream({ target: anvil.url, mode: 'hang', affects: (m) => m === 'eth_getBalance' });
-    const net = createNetworkUpstreams({ network: 'ALL_BAD', upstreams: [{ url: bad.url }], logger, headPollMs: 50, attemptTimeoutMs: ATTEMPT_MS });
+    const attemptMs = 1_500;
+    const net = createNetworkUpstreams({ network: 'ALL_BAD', upstreams: [{ url: bad.url }], logger, headPollMs: 50, attemptTimeoutMs: attemptMs });
     try {
       await net.start();
       const failed = net.backend.call('eth_getBalance', [ADDRESS, 'latest'], ctx());
       const started = performance.now();
       await expect(failed).rejects.toThrow(NoHealthyUpstreamError);
-      expect(performance.now() - started).toBeLessThan(ATTEMPT_MS + 300);
+      expect(performance.now() - started).toBeGreaterThan(attemptMs - 100);
+      expect(performance.now() - started).toBeLessThan(attemptMs + 1_000);
       const error = await net.backend.call('eth_getBalance', [ADDRESS, 'latest'], ctx()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LimitExceededError);
       expect((error as LimitExceededError).code).toBe(-32005);
-      expect((error as Error).message).toMatch(/No healthy upstream on network ALL_BAD for eth_getBalance: Upstream ALL_BAD#0: no answer within 400 ms/);
+      expect((error as Error).message).toMatch(/No healthy upstream on network ALL_BAD for eth_getBalance: Upstream ALL_BAD#0: no answer within 1500 ms/);
       // The caller's own budget ends an attempt sooner.
       const abort = new AbortController();
       setTimeout(() => abort.abort(), 100);
       const t = await timed(() => net.backend.call('eth_getBalance', [ADDRESS, 'latest'], ctx(abort.signal)).catch((e: unknown) => e));
-      expect(t.ms).toBeLessThan(300);
+      expect(t.ms).toBeLessThan(1_000);
       expect(String(t.value)).toMatch(/aborted/);
     } finally {
       net.close();
