@@ -190,8 +190,16 @@ describe('network upstreams: capability and block aware routing', () => {
   it('behavior: old state goes to archive members, never to a pruned one', async () => {
     const pruned = await startAnvilFleet(2, { memberArgs: (i) => (i === 0 ? ['--prune-history', '5'] : []) });
     const n = createNetworkUpstreams({ network: 'PRUNED', upstreams: pruned.urls.map((url, i) => ({ url, weight: i === 0 ? 100 : 1 })), logger, ...fast });
+    // Probed while young, the pruned member passes for an archive node: its "block out of range"
+    // answers then fail over instead of reaching the caller.
+    const counting = await startMisbehavingUpstream({ target: pruned.urls[0]!, mode: 'proxy' });
+    const early = createNetworkUpstreams({ network: 'EARLY', upstreams: [{ url: counting.url, weight: 100 }, { url: pruned.urls[1]! }], logger, ...fast });
     try {
+      await early.start();
       for (let i = 0; i < 24; i++) await pruned.mine({ txs: i < 2 ? 1 : 0 });
+      expect(early.status()[0]!.archive).toBe(true);
+      for (let i = 0; i < 5; i++) expect(await early.backend.call('eth_getBalance', [ADDRESS, '0x2'], ctx())).toBe('0x21e19e0c9bab2400002');
+      expect(counting.seen.get('eth_getBalance')).toBeGreaterThan(1);
       await n.start();
       expect(n.status().map((r) => [r.archive, r.stateFrom])).toEqual([[false, '20'], [true, '0']]);
       const before = n.status()[0]!.requests;
@@ -202,6 +210,8 @@ describe('network upstreams: capability and block aware routing', () => {
       expect(n.status()[0]!.requests).toBeGreaterThan(before);
     } finally {
       n.close();
+      early.close();
+      await counting.close();
       await pruned.close();
     }
   }, 20_000);

@@ -241,7 +241,8 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
         finalized: f?.toString(),
         stateFrom: m.caps?.stateFrom?.toString(),
         archive: m.caps?.stateFrom === undefined ? undefined : m.caps.stateFrom === 0n,
-        methods: { ...m.caps?.methods, ...Object.fromEntries([...m.unsupported].map((k) => [k, false])) },
+        // Only probed methods: -32601 answers to arbitrary names must not grow the table (or metrics labels).
+        methods: { ...m.caps?.methods, ...Object.fromEntries([...m.unsupported].filter((k) => m.caps && k in m.caps.methods).map((k) => [k, false])) },
         tracers: { ...m.caps?.tracers },
         traceTypes: { ...m.caps?.traceTypes },
         latencyMs: h.latencyMs,

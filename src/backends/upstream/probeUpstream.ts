@@ -46,7 +46,16 @@ const STATE_DEPTHS = [1_000_000n, 100_000n, 10_000n, 1_024n, 128n, 16n, 4n];
 /** The node's answer says it does not have this (method, tracer or option), not that the call failed. */
 export function isUnsupportedAnswer(error: unknown): boolean {
   if (!(error instanceof RpcError) || error instanceof UpstreamError) return false;
-  return error.code === -32601 || /\b(unsupported|not supported|not available|not enabled|disabled|unknown tracer|does not exist)\b/i.test(error.message);
+  return error.code === -32601 || /\b(unsupported|not supported|unknown tracer)\b/i.test(error.message);
+}
+
+/**
+ * The node lacks the state or block the call names (a pruned node, one not yet synced that far):
+ * another node may have it, and this one is not at fault.
+ */
+export function isMissingStateAnswer(error: unknown): boolean {
+  if (!(error instanceof RpcError) || error instanceof UpstreamError) return false;
+  return /missing trie node|state (is )?not available|historical state|pruned|header not found|BlockOutOfRange|unknown block/i.test(error.message);
 }
 
 type Verdict = 'yes' | 'no';

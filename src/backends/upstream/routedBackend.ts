@@ -10,7 +10,7 @@ import { MethodNotFoundError, NoHealthyUpstreamError, RpcError, UpstreamAbortedE
 import type { Hex } from '../../rpc/hex.js';
 import { quantityToHex } from '../../rpc/hex.js';
 import { blockRefsOf, isWriteMethod, namesPinnableTag, pinBlockTags, type TagPins } from './blockParams.js';
-import { isUnsupportedAnswer } from './probeUpstream.js';
+import { isMissingStateAnswer, isUnsupportedAnswer } from './probeUpstream.js';
 import { canAnswer, hasBlocks, memberState, tracingNeeds, type CallNeeds, type UpstreamMember } from './upstreamMember.js';
 
 /** What the router reads from the pool. */
@@ -35,6 +35,13 @@ interface Attempted {
   reasons: string[];
   unsupported: number;
   nodeError?: RpcError;
+}
+
+/** Most distinct method names remembered as unsupported per upstream (callers choose the names). */
+const MAX_UNSUPPORTED = 256;
+
+function noteUnsupported(member: UpstreamMember, key: string): void {
+  if (member.unsupported.size < MAX_UNSUPPORTED) member.unsupported.add(key);
 }
 
 /** Failures that prove the request never reached the node, so even a write may go elsewhere. */
@@ -143,9 +150,14 @@ export function createRoutedBackend(view: RoutingView): Backend {
   const noteFailure = (member: UpstreamMember, error: unknown, method: string, write: boolean, attempted: Attempted, tracer?: string): unknown => {
     if (error instanceof UpstreamAbortedError) return error;
     if (isUnsupportedAnswer(error)) {
-      member.unsupported.add(tracer && !(error instanceof MethodNotFoundError) ? `${method}/${tracer}` : method);
+      noteUnsupported(member, tracer && !(error instanceof MethodNotFoundError) ? `${method}/${tracer}` : method);
       view.onUnsupported(member);
       attempted.unsupported++;
+      attempted.nodeError = error as RpcError;
+      return undefined;
+    }
+    if (isMissingStateAnswer(error)) {
+      // Not the node's fault and not the caller's: another node may keep that state.
       attempted.nodeError = error as RpcError;
       return undefined;
     }
@@ -246,7 +258,7 @@ export function createRoutedBackend(view: RoutingView): Backend {
             }
           } else if (isUnsupportedAnswer(answer.error)) {
             const tracer = needsOf(pinned[i]!.method, pinned[i]!.params).tracer;
-            member.unsupported.add(tracer && !(answer.error instanceof MethodNotFoundError) ? `${pinned[i]!.method}/${tracer}` : pinned[i]!.method);
+            noteUnsupported(member, tracer && !(answer.error instanceof MethodNotFoundError) ? `${pinned[i]!.method}/${tracer}` : pinned[i]!.method);
             view.onUnsupported(member);
             retry.push(i);
           } else {
