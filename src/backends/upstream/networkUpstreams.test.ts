@@ -13,7 +13,7 @@ import { startMisbehavingUpstream } from './testing/misbehavingUpstream.js';
 const logger = pino({ level: 'silent' });
 const ctx = () => ({ requestId: 'test', signal: new AbortController().signal });
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const fast = { headPollMs: 50, probeIntervalMs: 60_000, attemptTimeoutMs: 2_000, maxCooldownMs: 1_000 };
+const fast = { headPollMs: 50, probeIntervalMs: 60_000, attemptTimeoutMs: 2_000, probeTimeoutMs: 5_000, maxCooldownMs: 1_000 };
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -218,7 +218,7 @@ describe('network upstreams: capability and block aware routing', () => {
 
   it('behavior: a -32601 from an upstream fails over and re-probes it; the new table keeps it away', async () => {
     const flaky = await startMisbehavingUpstream({ target: fleet.urls[0]!, mode: 'proxy' });
-    const n = createNetworkUpstreams({ network: 'REPROBE', upstreams: [{ url: flaky.url, weight: 100 }, { url: fleet.urls[0]! }], logger, ...fast, minReprobeMs: 50 });
+    const n = createNetworkUpstreams({ network: 'REPROBE', upstreams: [{ url: flaky.url, weight: 1_000_000 }, { url: fleet.urls[0]! }], logger, ...fast, minReprobeMs: 50 });
     try {
       await n.start();
       expect(n.status()[0]!.methods.trace_block).toBe(true);

@@ -31,10 +31,14 @@ export interface NetworkUpstreamsOptions {
   headPollMs?: number;
   /** Per attempt on one upstream. Default 30,000. */
   attemptTimeoutMs?: number;
+  /** Per probe call. Default min(attemptTimeoutMs, 10,000); a whole probe ends within 3 of them (at least 10 s). */
+  probeTimeoutMs?: number;
   /** Per answer. Default 128 MiB. */
   maxResponseBytes?: number;
   /** Blocks an upstream may trail the network's head and still count as current. Default 2. */
   maxLagBlocks?: number;
+  /** Cool-down after the first failure in a row (doubling with each further one). Default 500 ms. */
+  baseCooldownMs?: number;
   /** Longest cool-down after failures in a row. Default 30,000 ms. */
   maxCooldownMs?: number;
   /** Shortest time between two probes of one upstream triggered by -32601 answers. Default min(probeIntervalMs, 10,000). */
@@ -120,7 +124,7 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 30_000;
   const maxLagBlocks = options.maxLagBlocks ?? 2;
   const forkPenaltyMs = options.forkPenaltyMs ?? 10_000;
-  const probeTimeoutMs = Math.min(attemptTimeoutMs, 10_000);
+  const probeTimeoutMs = options.probeTimeoutMs ?? Math.min(attemptTimeoutMs, 10_000);
   const pollTimeoutMs = Math.min(attemptTimeoutMs, Math.max(2_000, headPollMs * 4));
   const reprobeMinMs = options.minReprobeMs ?? Math.min(probeIntervalMs, 10_000);
   if (options.upstreams.length === 0) throw new TypeError(`network ${network}: no upstreams`);
@@ -133,7 +137,7 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       origin: redactedOrigin(spec.url),
       weight: spec.weight ?? 1,
       client: createJsonRpcClient({ url: spec.url, headers: spec.headers, label, timeoutMs: attemptTimeoutMs, maxResponseBytes: options.maxResponseBytes }),
-      health: createUpstreamHealth({ maxCooldownMs: options.maxCooldownMs }),
+      health: createUpstreamHealth({ baseCooldownMs: options.baseCooldownMs, maxCooldownMs: options.maxCooldownMs }),
       wrongChain: false,
       forked: false,
       unsupported: new Set(),
@@ -174,7 +178,10 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
     lastProbeAt.set(m, Date.now());
     const run = (async () => {
       try {
-        const caps = await probeUpstream(m.client, { timeoutMs: probeTimeoutMs, signal: life.signal });
+        // A node that answers each probe call just before its deadline still ends in bounded time.
+        const signal = AbortSignal.any([life.signal, AbortSignal.timeout(Math.max(3 * probeTimeoutMs, 10_000))]);
+        setMaxListeners(0, signal);
+        const caps = await probeUpstream(m.client, { timeoutMs: probeTimeoutMs, signal });
         m.caps = caps;
         m.probeError = undefined;
         m.unsupported.clear();

@@ -21,18 +21,20 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => anvil?.stop());
 
-/** A network of one misbehaving upstream (weight 100, so it is tried first) and two good ones. */
+/** A network of one misbehaving upstream (weight 10^6, so it is tried first) and two good ones. */
 async function withBadUpstream(mode: Misbehaviour, affects: (method: string) => boolean, test: (net: NetworkUpstreams, bad: MisbehavingUpstream) => Promise<void>, options: { chainId?: bigint } = {}) {
   const bad = await startMisbehavingUpstream({ target: anvil.url, mode, affects, hugeBytes: 8 * 1024 * 1024 });
   const net = createNetworkUpstreams({
     network: 'BAD_INPUT',
     chainId: options.chainId,
-    upstreams: [{ url: bad.url, weight: 100 }, { url: anvil.url }, { url: anvil.url }],
+    upstreams: [{ url: bad.url, weight: 1_000_000 }, { url: anvil.url }, { url: anvil.url }],
     logger,
     headPollMs: 50,
     attemptTimeoutMs: ATTEMPT_MS,
+    probeTimeoutMs: 5_000,
     maxResponseBytes: 1024 * 1024,
-    maxCooldownMs: 2_000,
+    baseCooldownMs: 5_000,
+    maxCooldownMs: 5_000,
   });
   try {
     await net.start();
