@@ -17,6 +17,8 @@ export type ChainEvent =
   | { kind: 'finalized'; number: bigint };
 
 const WINDOW_BLOCKS = 256;
+/** Blocks fetched per batch when filling a gap below a new head. */
+const GAP_BATCH = 32n;
 /** Ancestors fetched below a fresh head. */
 const BACKFILL_BLOCKS = 128n;
 
@@ -81,6 +83,14 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const fetchBlock = async (m: UpstreamMember, n: bigint): Promise<ChainBlock | undefined> =>
     chainBlockOf(await m.client.call('eth_getBlockByNumber', [quantityToHex(n), false], { timeoutMs: pollTimeoutMs, signal: life.signal }));
 
+  /** Blocks `from..to` of one member, in one batch. */
+  const fetchBlocks = async (m: UpstreamMember, from: bigint, to: bigint): Promise<Map<bigint, ChainBlock | undefined>> => {
+    const numbers: bigint[] = [];
+    for (let n = from; n <= to; n++) numbers.push(n);
+    const answers = await m.client.batch(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [quantityToHex(n), false] })), { timeoutMs: pollTimeoutMs, signal: life.signal });
+    return new Map(numbers.map((n, i) => [n, answers[i]!.ok ? chainBlockOf(answers[i]!.result) : undefined]));
+  };
+
   const judgeForks = () => {
     for (const m of members) {
       if (!m.head) continue;
@@ -112,11 +122,9 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const backfill = async (m: UpstreamMember, head: ChainBlock) => {
     const from = head.number > BACKFILL_BLOCKS ? head.number - BACKFILL_BLOCKS : 0n;
     if (from >= head.number) return;
-    const numbers: bigint[] = [];
-    for (let n = from; n < head.number; n++) numbers.push(n);
     try {
-      const answers = await m.client.batch(numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [quantityToHex(n), false] })), { timeoutMs: pollTimeoutMs, signal: life.signal });
-      const blocks = answers.map((a) => (a.ok ? chainBlockOf(a.result) : undefined));
+      const byNumber = await fetchBlocks(m, from, head.number - 1n);
+      const blocks = [...byNumber.values()];
       const segment: ChainBlock[] = [head];
       for (let i = blocks.length - 1; i >= 0; i--) {
         const b = blocks[i];
@@ -142,11 +150,14 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     if (chain.hashAt(head.number) === head.hash) return;
     const segment = [head];
     let cursor = head;
+    const fetched = new Map<bigint, ChainBlock | undefined>();
     for (let steps = 0; steps < WINDOW_BLOCKS && cursor.number > 0n; steps++) {
       const n = cursor.number - 1n;
       const low = chain.low();
       if (low === undefined || n < low || chain.hashAt(n) === cursor.parentHash) break;
-      const parent = await fetchBlock(m, n);
+      // A gap of several blocks (a poll missed some) is fetched in batches, not one call a block.
+      if (!fetched.has(n)) for (const [k, b] of await fetchBlocks(m, n - GAP_BATCH + 1n < low ? low : n - GAP_BATCH + 1n, n)) fetched.set(k, b);
+      const parent = fetched.get(n);
       if (!parent || parent.hash !== cursor.parentHash) throw new UpstreamBadAnswerError(m.label, `block ${n} does not link to block ${cursor.number}`);
       segment.unshift(parent);
       cursor = parent;
@@ -172,11 +183,12 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       const head = parents.get(best)!;
       const tip = chain.tip();
       // A leader behind our tip whose block agrees with ours is only lagging: nothing replaced.
-      if (tip && head.number < tip.number && chain.hashAt(head.number) === head.hash) return;
-      try {
-        await follow(best, head);
-      } catch (error) {
-        best.health.recordFailure(error instanceof Error ? error.message : String(error));
+      if (!tip || head.number >= tip.number || chain.hashAt(head.number) !== head.hash) {
+        try {
+          await follow(best, head);
+        } catch (error) {
+          best.health.recordFailure(error instanceof Error ? error.message : String(error));
+        }
       }
       judgeForks();
       const f = finalizedOf.get(best);

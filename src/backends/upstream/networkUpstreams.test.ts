@@ -130,6 +130,18 @@ describe('network upstreams over an anvil fleet', () => {
     await until(() => rowOf(2).state === 'healthy');
   });
 
+  it('behavior: a jump of many blocks between polls fills the window without a reorg', async () => {
+    const events: ChainEvent[] = [];
+    const off = net.onChain((e) => events.push(e));
+    const from = BigInt(fleet.history.length) + 1n;
+    let last = { number: 0n, hash: '' };
+    for (let i = 0; i < 40; i++) last = await fleet.mine({ txs: 0 });
+    await until(() => net.head()?.hash === last.hash);
+    off();
+    expect(events.filter((e) => e.kind === 'reorg')).toEqual([]);
+    for (let n = from; n <= last.number; n++) expect(net.canonicalHash(n)).toBe(await fleet.blockHash(0, n));
+  });
+
   it('behavior: a reorg on all members emits one reorg event from the first replaced block', async () => {
     const events: ChainEvent[] = [];
     const off = net.onChain((e) => events.push(e));
