@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => anvil?.stop());
 
 /** A network of one misbehaving upstream (weight 10^6, so it is tried first) and two good ones. */
-async function withBadUpstream(mode: Misbehaviour, affects: (method: string) => boolean, test: (net: NetworkUpstreams, bad: MisbehavingUpstream) => Promise<void>, options: { chainId?: bigint } = {}) {
+async function withBadUpstream(mode: Misbehaviour, affects: (method: string, params: unknown) => boolean, test: (net: NetworkUpstreams, bad: MisbehavingUpstream) => Promise<void>, options: { chainId?: bigint } = {}) {
   const bad = await startMisbehavingUpstream({ target: anvil.url, mode, affects, hugeBytes: 8 * 1024 * 1024 });
   const net = createNetworkUpstreams({
     network: 'BAD_INPUT',
@@ -130,6 +130,35 @@ describe('routed backend: misbehaving upstreams', () => {
       for (let i = 0; i < 5; i++) expect(await net.backend.call('eth_getBlockByNumber', ['0x2', false], ctx())).toMatchObject({ hash: real.result.hash });
       expect(net.canonicalHash(2n)).toBe(real.result.hash);
     });
+  });
+
+  it('behavior: a block off the canonical chain fails over; two upstreams agreeing on it win (the view was a poll behind)', async () => {
+    const two = (p: unknown) => Array.isArray(p) && p[0] === '0x2';
+    // Misbehaving only once the canonical window is filled from good answers.
+    await withBadUpstream('proxy', (m, p) => m === 'eth_getBlockByNumber' && two(p), async (net, bad) => {
+      bad.mode = 'otherFork';
+      const canonical = net.canonicalHash(2n);
+      expect(canonical).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(net.status()[0]!.state).toBe('healthy');
+      expect(await net.backend.call('eth_getBlockByNumber', ['0x2', false], ctx())).toMatchObject({ hash: canonical });
+      expect(bad.seen.get('eth_getBlockByNumber')).toBeGreaterThan(0);
+    });
+    const a = await startMisbehavingUpstream({ target: anvil.url, mode: 'proxy', affects: (m, p) => m === 'eth_getBlockByNumber' && two(p) });
+    const b = await startMisbehavingUpstream({ target: anvil.url, mode: 'proxy', affects: (m, p) => m === 'eth_getBlockByNumber' && two(p) });
+    const net = createNetworkUpstreams({ network: 'STALE', upstreams: [{ url: a.url }, { url: b.url }], logger, headPollMs: 50, attemptTimeoutMs: ATTEMPT_MS, probeTimeoutMs: 5_000 });
+    try {
+      await net.start();
+      a.mode = b.mode = 'otherFork';
+      expect(net.canonicalHash(2n)).toMatch(/^0x[0-9a-f]{64}$/);
+      const answer = (await net.backend.call('eth_getBlockByNumber', ['0x2', false], ctx())) as { hash: string };
+      expect(answer.hash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(answer.hash).not.toBe(net.canonicalHash(2n));
+      expect(net.status().map((r) => r.state)).toEqual(['healthy', 'healthy']);
+    } finally {
+      net.close();
+      await a.close();
+      await b.close();
+    }
   });
 
   it('error: with no good upstream the request fails clearly (-32005) within its deadline, never hangs', async () => {

@@ -58,6 +58,21 @@ export function failureKind(error: unknown): 'connection' | 'answer' {
   return error instanceof UpstreamConnectionError ? 'connection' : 'answer';
 }
 
+/**
+ * A block that is not the canonical one at its number. The node may be on another fork, or the
+ * network's view may be a poll behind a reorg: it is not scored down for it (its head polls judge
+ * that), the call goes on to the next upstream, and a second upstream giving the same block wins.
+ */
+class OffCanonicalAnswer extends UpstreamBadAnswerError {
+  constructor(
+    label: string,
+    readonly blockNumber: bigint,
+    readonly hash: string,
+  ) {
+    super(label, `block ${blockNumber} is not on the network's canonical chain`);
+  }
+}
+
 export function createRoutedBackend(view: RoutingView): Backend {
   const pinsByRequest = new WeakMap<RpcContext, TagPins>();
   const random = view.random ?? Math.random;
@@ -142,7 +157,7 @@ export function createRoutedBackend(view: RoutingView): Backend {
     const canonical = view.canonicalHash(BigInt(block.number));
     if (canonical !== undefined && canonical !== block.hash.toLowerCase()) {
       view.onForkedAnswer(member);
-      throw new UpstreamBadAnswerError(member.label, `block ${BigInt(block.number)} is not on the network's canonical chain`);
+      throw new OffCanonicalAnswer(member.label, BigInt(block.number), block.hash.toLowerCase());
     }
   };
 
@@ -182,10 +197,19 @@ export function createRoutedBackend(view: RoutingView): Backend {
     return new NoHealthyUpstreamError(view.network, method, attempted.reasons);
   };
 
-  const callOn = async (member: UpstreamMember, method: string, params: unknown, ctx: RpcContext): Promise<unknown> => {
+  /** One attempt; `disputed` collects off-canonical answers, and one seen before is accepted. */
+  const callOn = async (member: UpstreamMember, method: string, params: unknown, ctx: RpcContext, disputed: Set<string>): Promise<unknown> => {
     const started = performance.now();
     const result = await member.client.call(method, params, { signal: ctx.signal, timeoutMs: view.attemptTimeoutMs });
-    checkAnswer(member, method, params, result);
+    try {
+      checkAnswer(member, method, params, result);
+    } catch (error) {
+      if (!(error instanceof OffCanonicalAnswer)) throw error;
+      member.health.recordSuccess(performance.now() - started);
+      if (disputed.has(error.hash)) return result;
+      disputed.add(error.hash);
+      throw error;
+    }
     member.health.recordSuccess(performance.now() - started);
     return result;
   };
@@ -198,11 +222,16 @@ export function createRoutedBackend(view: RoutingView): Backend {
     const order = plan([needs], method, exclude);
     const write = isWriteMethod(method);
     const attempted: Attempted = { reasons: [], unsupported: 0 };
+    const disputed = new Set<string>();
     for (const member of order) {
       if (ctx.signal.aborted) throw new UpstreamAbortedError(member.label);
       try {
-        return await callOn(member, method, params, ctx);
+        return await callOn(member, method, params, ctx, disputed);
       } catch (error) {
+        if (error instanceof OffCanonicalAnswer) {
+          attempted.reasons.push(error.message);
+          continue;
+        }
         const fatal = noteFailure(member, error, method, write, attempted, needs.tracer);
         if (fatal !== undefined) {
           // A node's own answer (a revert, bad params) still shows the node is up.
@@ -253,7 +282,7 @@ export function createRoutedBackend(view: RoutingView): Backend {
               checkAnswer(member, pinned[i]!.method, pinned[i]!.params, answer.result);
               outcomes[i] = answer;
             } catch (error) {
-              member.health.recordFailure((error as Error).message);
+              if (!(error instanceof OffCanonicalAnswer)) member.health.recordFailure((error as Error).message);
               retry.push(i);
             }
           } else if (isUnsupportedAnswer(answer.error)) {

@@ -11,8 +11,8 @@ export interface MisbehavingUpstreamOptions {
   /** The real node requests pass through to. */
   target: string;
   mode?: Misbehaviour;
-  /** Which calls misbehave (by method); default all. A batch misbehaves when any of its calls does. */
-  affects?: (method: string) => boolean;
+  /** Which calls misbehave (by method and params); default all. A batch misbehaves when any of its calls does. */
+  affects?: (method: string, params: unknown) => boolean;
   /** Body size of `huge` answers. Default 16 MiB. */
   hugeBytes?: number;
 }
@@ -20,13 +20,13 @@ export interface MisbehavingUpstreamOptions {
 export interface MisbehavingUpstream {
   readonly url: string;
   mode: Misbehaviour;
-  affects: (method: string) => boolean;
+  affects: (method: string, params: unknown) => boolean;
   /** Requests seen, by method (a batch counts each call). */
   readonly seen: Map<string, number>;
   close(): Promise<void>;
 }
 
-type Message = { jsonrpc: string; id: unknown; method?: string; result?: unknown; error?: unknown };
+type Message = { jsonrpc: string; id: unknown; method?: string; params?: unknown; result?: unknown; error?: unknown };
 
 /** Turns a block into a block of "another fork": same number, other hash and parent. */
 function forkBlock(result: unknown): unknown {
@@ -64,7 +64,7 @@ export async function startMisbehavingUpstream(options: MisbehavingUpstreamOptio
     }
     const calls = Array.isArray(request) ? request : [request];
     for (const c of calls) seen.set(String(c.method), (seen.get(String(c.method)) ?? 0) + 1);
-    const mode = calls.some((c) => state.affects(String(c.method))) ? state.mode : 'proxy';
+    const mode = calls.some((c) => state.affects(String(c.method), c.params)) ? state.mode : 'proxy';
     if (mode === 'hang') return; // the socket stays open until the client gives up or close()
     if (mode === 'reset') {
       req.socket.resetAndDestroy();
@@ -104,15 +104,17 @@ export async function startMisbehavingUpstream(options: MisbehavingUpstreamOptio
       return;
     }
     const answers = Array.isArray(answer) ? answer : [answer];
-    const methodOf = (id: unknown) => calls.find((c) => c.id === id)?.method;
+    const callOf = (id: unknown) => calls.find((c) => c.id === id);
+    const methodOf = (id: unknown) => callOf(id)?.method;
+    const hit = (id: unknown) => state.affects(String(methodOf(id)), callOf(id)?.params);
     for (const a of answers) {
-      if (mode === 'methodNotFound' && state.affects(String(methodOf(a.id)))) {
+      if (mode === 'methodNotFound' && hit(a.id)) {
         delete a.result;
         a.error = { code: -32601, message: 'Method not found' };
       }
       if (mode === 'wrongId' && typeof a.id === 'number') a.id = a.id + 1000;
       if (mode === 'wrongChainId' && methodOf(a.id) === 'eth_chainId') a.result = '0x1';
-      if (mode === 'otherFork' && String(methodOf(a.id)).startsWith('eth_getBlockBy')) a.result = forkBlock(a.result);
+      if (mode === 'otherFork' && hit(a.id) && String(methodOf(a.id)).startsWith('eth_getBlockBy')) a.result = forkBlock(a.result);
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });
