@@ -89,11 +89,8 @@ export function createRoutedBackend(view: RoutingView): Backend {
 
   const needsOf = (method: string, params: unknown): CallNeeds => ({ method, blocks: blockRefsOf(method, params), ...tracingNeeds(method, params) });
 
-  const headNumber = () => {
-    let max: bigint | undefined;
-    for (const m of view.members()) if (!m.wrongChain && m.head && (max === undefined || m.head.number > max)) max = m.head.number;
-    return max;
-  };
+  /** The network's canonical head (not the highest any node claims: a lying node must not make the others look lagging). */
+  const headNumber = () => view.currentPins().latest;
 
   /**
    * Members to try, in order: healthy ones (weighted random by weight × score), then the rest that
