@@ -176,6 +176,10 @@ describe('routed backend: misbehaving upstreams', () => {
       expect(error).toBeInstanceOf(LimitExceededError);
       expect((error as LimitExceededError).code).toBe(-32005);
       expect((error as Error).message).toMatch(/No healthy upstream on network ALL_BAD for eth_getBalance: Upstream ALL_BAD#0: no answer within 1500 ms/);
+      // A batch on it fails as a whole within one deadline, not once more call by call.
+      const batch = await timed(() => net.backend.callBatch!([{ method: 'eth_getBalance', params: [ADDRESS, 'latest'] }, { method: 'eth_chainId', params: [] }], ctx()));
+      expect(batch.ms).toBeLessThan(attemptMs + 1_000);
+      expect(batch.value.map((o) => !o.ok && o.error instanceof NoHealthyUpstreamError)).toEqual([true, true]);
       // The caller's own budget ends an attempt sooner.
       const abort = new AbortController();
       setTimeout(() => abort.abort(), 100);

@@ -264,6 +264,8 @@ export function createRoutedBackend(view: RoutingView): Backend {
     }
     const retry: number[] = [];
     let sent = false;
+    let refused = false;
+    const reasons: string[] = [];
     const tried = new Set<UpstreamMember>();
     for (const member of order) {
       if (ctx.signal.aborted) break;
@@ -282,6 +284,9 @@ export function createRoutedBackend(view: RoutingView): Backend {
               if (!(error instanceof OffCanonicalAnswer)) member.health.recordFailure((error as Error).message);
               retry.push(i);
             }
+          } else if (isMissingStateAnswer(answer.error)) {
+            outcomes[i] = answer;
+            retry.push(i);
           } else if (isUnsupportedAnswer(answer.error)) {
             const tracer = needsOf(pinned[i]!.method, pinned[i]!.params).tracer;
             noteUnsupported(member, tracer && !(answer.error instanceof MethodNotFoundError) ? `${pinned[i]!.method}/${tracer}` : pinned[i]!.method);
@@ -297,18 +302,28 @@ export function createRoutedBackend(view: RoutingView): Backend {
         break;
       } catch (error) {
         if (error instanceof UpstreamAbortedError) break;
-        if (!(error instanceof UpstreamError)) break; // the node refused the batch as a whole: call one by one
+        if (!(error instanceof UpstreamError)) {
+          refused = true; // the node refused the batch as a whole: call one by one
+          break;
+        }
+        reasons.push(error.message);
         member.health.recordFailure(error.shortMessage, failureKind(error));
         view.logger.warn({ upstream: member.label, calls: together.length, error: error.shortMessage }, 'upstream batch attempt failed');
       }
     }
-    const pending = sent ? retry : together;
     const others = view.members().some((m) => !tried.has(m) && !m.wrongChain);
+    if (!sent && !refused && order.length > 0 && (ctx.signal.aborted || !others)) {
+      // Every upstream able to take the batch failed it (or the caller left): no second round one by one.
+      const error = ctx.signal.aborted ? new UpstreamAbortedError(view.network) : new NoHealthyUpstreamError(view.network, 'batch', reasons);
+      for (const i of together) outcomes[i] = { ok: false, error };
+    }
+    const pending = sent ? retry : together.filter((i) => !outcomes[i]);
     const again = async (i: number) => {
       const kept = outcomes[i];
       if (sent && kept && !others) return;
       await single(i, sent && others ? tried : undefined);
-      if (kept && outcomes[i]?.ok === false && outcomes[i]!.ok === false && (outcomes[i] as { error: unknown }).error instanceof NoHealthyUpstreamError) outcomes[i] = kept;
+      const now = outcomes[i];
+      if (kept && now && !now.ok && now.error instanceof NoHealthyUpstreamError) outcomes[i] = kept;
     };
     await Promise.all([...pending.map(again), ...alone.map((i) => single(i))]);
     return outcomes.map((o) => o ?? { ok: false, error: new UpstreamAbortedError(view.network) });
