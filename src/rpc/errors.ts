@@ -294,3 +294,20 @@ export function toRpcError(error: unknown, requestId?: string): RpcError {
   if (error instanceof RpcError) return error;
   return new InternalError(requestId, { cause: error });
 }
+
+/**
+ * No upstream of a network could answer a call now: all out (wrong chain, unreachable, cooling
+ * down after failures) or every one tried failed within the caller's budget. -32005 (a "try later"
+ * limit, as providers answer), counted as refused before work; the message names the network,
+ * the method and each upstream's reason (labels, never URLs).
+ */
+export class NoHealthyUpstreamError extends LimitExceededError {
+  override name = 'NoHealthyUpstreamError';
+  constructor(network: string, method: string, reasons: readonly string[]) {
+    super(`No healthy upstream on network ${network} for ${method}${reasons.length ? `: ${reasons.join('; ')}` : ''}`, {
+      retryable: true,
+      beforeWork: true,
+      data: { network, method },
+    });
+  }
+}
