@@ -20,6 +20,9 @@ import { createDevChain } from './engine/chain/devChain.js';
 import { planNetworks, type ServedNetwork } from './config/networks.js';
 import { networkKey } from './config/networkNames.js';
 import { createNetworkBackend, upstreamLabel, upstreamOrigin, type NetworkBackend } from './main/networkBackends.js';
+import { createCacheMetrics } from './backends/upstream/cache/cacheMetrics.js';
+import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstreamsRoute.js';
+import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
 import type { NetworkOptions } from './gateway/router/networkRouter.js';
@@ -148,12 +151,22 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     });
     // One backend per upstream network (networkBackends.ts decides which), one follower per network.
     const backends = new Map<string, NetworkBackend>();
+    // One set of cache series for every network's cache, bound to the gateway's registry below.
+    const cacheMetrics = createCacheMetrics();
     for (const network of served) {
       if (network.kind !== 'upstream') continue;
-      const backend = createNetworkBackend(network, { logger: logger.child({ part: 'upstream', network: network.name }), maxResponseBytes: config.maxResponseBytes });
+      const backend = createNetworkBackend(network, {
+        logger: logger.child({ part: 'upstream', network: network.name }),
+        maxResponseBytes: config.maxResponseBytes,
+        timeoutMs: config.upstreamTimeoutMs,
+        cacheBytes: config.upstreamCacheMb * 1024 * 1024,
+        cacheMetrics,
+      });
       backends.set(network.name, backend);
       cleanups.push(async () => backend.close());
     }
+    // The first probes, so routing knows each upstream's capabilities before the first request.
+    await Promise.all([...backends.values()].map((b) => b.start()));
     const followers: ChainFollower[] = [];
     const webhookRoutes = createWebhooksApiRoutes({
       db,
@@ -173,16 +186,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         followers.push(createChainFollower({ network: network.name, db, source: upstream.source, outbox: notifier, confirmations: 0, logger: followerLogger }));
       }
     }
-    // GET /api/upstreams (issue 12, createUpstreamsRoutes in gateway/api/upstreamsRoute.ts) mounts
-    // beside the webhook routes below, built from this.
-    const _upstreamStatus = () => [...backends].map(([network, b]) => ({ network, upstreams: b.status() }));
+    const upstreamStatus = () => [...backends.values()].map((b) => b.status());
 
     const gateway = createGateway({
       networks: served.map((network): NetworkOptions => {
         if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
         const backend = backends.get(network.name)!;
         // Every method goes to the upstream, priced by the cost table (unlisted ones at its default).
-        return { name: network.name, passThrough: backend.backend, isReady: () => backend.isReady() };
+        return { name: network.name, passThrough: backend.backend, isReady: async () => backend.isReady() };
       }),
       store: { keys },
       authToken: secrets.authToken,
@@ -192,9 +203,13 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       apiCors: { origins: config.apiCorsOrigins },
       fastPath: !config.nodeHttpOnly,
       // On the gateway's one management router and OpenAPI document, beside /api/keys.
-      apiRoutes: webhookRoutes,
+      apiRoutes: [...webhookRoutes, ...createUpstreamsRoutes({ networks: upstreamStatus })],
+      // /readyz shows each upstream network's table (states and capabilities, no origins).
+      readinessDetails: backends.size ? () => ({ networks: upstreamStatus().map(readyzNetworkView) }) : undefined,
       apiVersion: version,
     });
+    registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
+    cacheMetrics.bind(gateway.metrics.registry);
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
     notifier.start();

@@ -36,6 +36,8 @@ export const optionDefs = [
   { key: 'acceptDataLoss', kind: 'bool', group: 'store', default: false, description: 'start even though the data dir lost state (service.sqlite missing beside a chain with blocks, or the webhook follower\'s last block missing from chain.sqlite); without it such a start is refused' },
   { key: 'upstream', arg: 'url', kind: 'list', repeatable: true, group: 'networks', description: 'JSON-RPC node (http or https) served as one network named from the chain id it answers at start (1 ETH_MAINNET, 8453 BASE_MAINNET, …, else `CHAIN_<id>`; README, Networks); repeat the flag (commas in env) for several nodes of that chain; that network is served first, at `/v2/<key>` too, the embedded chain after it' },
   { key: 'networkName', arg: 'name', kind: 'string', group: 'networks', default: 'LOCAL', description: 'network name of the embedded chain (`/<name>/v2/<key>`, webhooks\' `network`), e.g. ETH_SEPOLIA so the hosted provider\'s SDK can address it unchanged; a `networks` entry with `embedded: true` names it instead' },
+  { key: 'upstreamCacheMb', arg: 'mib', kind: 'int', group: 'networks', default: 256, description: 'memory (MiB of JSON text) per upstream network for answers that cannot change once their block is final or named by hash (traces, receipts, blocks and transactions by hash); 0 disables; X-Cache tells hits' },
+  { key: 'upstreamTimeoutMs', arg: 'ms', kind: 'int', group: 'networks', default: 30_000, description: 'deadline of one attempt on one upstream node; past it the call fails over to the next capable node' },
   { key: 'chainId', arg: 'id', kind: 'int', group: 'chain', default: 31337, description: 'chain id of the embedded chain' },
   { key: 'hardfork', arg: 'name', kind: 'string', group: 'chain', default: 'prague', description: 'hardfork of the embedded chain (e.g. cancun, prague)' },
   { key: 'mnemonic', arg: 'words', kind: 'string', group: 'chain', default: 'test test test test test test test test test test test junk', description: 'mnemonic of the dev accounts' },
@@ -118,6 +120,8 @@ export const ServiceConfig = z.object({
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
   // The message never repeats the URL: it may hold credentials.
+  upstreamCacheMb: z.number().int().min(0).max(64 * 1024),
+  upstreamTimeoutMs: z.number().int().min(100).max(600_000),
   upstream: z.array(z.string().refine(isHttpUrl, { error: 'must be an http(s) URL' }), { error: 'must be a list of http(s) URLs' }).optional(),
   networkName: z
     .string()

@@ -120,7 +120,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const api = createApiApp({
     mounts: [
       { prefix: '/api', routes: [...createKeysRoutes({ repo, keyCache, usage, clock }), ...(options.apiRoutes ?? [])] },
-      { prefix: '', routes: createOpsRoutes({ readiness, readyTimeoutMs: limits.readyTimeoutMs, closing: () => closing, registry: metrics.registry, metricsRequireToken: !!options.metricsRequireToken }) },
+      { prefix: '', routes: createOpsRoutes({ readiness, readyTimeoutMs: limits.readyTimeoutMs, closing: () => closing, registry: metrics.registry, metricsRequireToken: !!options.metricsRequireToken, details: options.readinessDetails }) },
     ],
     authToken: options.authToken,
     clock,

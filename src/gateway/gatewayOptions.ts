@@ -82,4 +82,6 @@ export interface GatewayOptions {
   fastPath?: boolean;
   /** More `/readyz` checks besides the store and the networks. */
   readinessChecks?: ReadinessCheck[];
+  /** Extra fields of `/readyz`'s body, read at each request. */
+  readinessDetails?: () => Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
-// The backend of an upstream network and the --upstream chain-id probe, against real anvil nodes
-// and a port nothing listens on: readiness follows the chain id the node answers, status rows and
-// messages name upstreams by label and origin only, and the probe names nodes by index.
+// The backend of an upstream network (the pool behind the cache) and the --upstream chain-id probe,
+// against real anvil nodes and a port nothing listens on: readiness follows the chain id the nodes
+// answer, calls fail over past the dead node, status rows and messages name upstreams by label and
+// origin only, and the probe names nodes by index.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../log/createLogger.js';
@@ -21,24 +22,26 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([dev?.stop(), main?.stop()]));
 
 describe('networkBackends', () => {
-  it('behavior: ready only while the first upstream answers the configured chain id; status rows carry no credentials', async () => {
-    const right = createNetworkBackend({ kind: 'upstream', name: 'LOCAL_ANVIL', chainId: 31337n, upstreams: [{ url: dev.url, weight: 1 }] }, { logger });
-    const wrong = createNetworkBackend({ kind: 'upstream', name: 'ETH_MAINNET', chainId: 1n, upstreams: [{ url: dev.url, weight: 1 }] }, { logger });
-    const dead = createNetworkBackend({ kind: 'upstream', name: 'ETH_MAINNET', chainId: 1n, upstreams: [{ url: deadUrl, weight: 1 }, { url: main.url, weight: 1 }] }, { logger });
+  it('behavior: the pool behind the cache: ready only with an upstream on the configured chain, failing over past a dead one; status rows carry no credentials', async () => {
+    const right = createNetworkBackend({ kind: 'upstream', name: 'LOCAL_ANVIL', chainId: 31337n, upstreams: [{ url: dev.url, weight: 1 }] }, { logger, headPollMs: 100 });
+    const wrong = createNetworkBackend({ kind: 'upstream', name: 'ETH_MAINNET', chainId: 1n, upstreams: [{ url: dev.url, weight: 1 }] }, { logger, headPollMs: 100 });
+    const mixed = createNetworkBackend({ kind: 'upstream', name: 'ETH_MAINNET', chainId: 1n, upstreams: [{ url: deadUrl, weight: 1 }, { url: main.url, weight: 1 }] }, { logger, headPollMs: 100 });
     try {
-      expect(await right.isReady()).toBe(true);
-      expect(await wrong.isReady()).toBe(false);
-      expect(await dead.isReady()).toBe(false);
-      await expect(dead.backend.call('eth_chainId', [], { requestId: 'r', signal: new AbortController().signal })).rejects.toThrow('Upstream ETH_MAINNET#0: connection failed (ECONNREFUSED)');
-      expect(dead.status().map((row) => [row.label, row.origin])).toEqual([
+      await Promise.all([right.start(), wrong.start(), mixed.start()]);
+      expect(right.isReady()).toBe(true);
+      expect(wrong.isReady()).toBe(false);
+      expect(mixed.isReady()).toBe(true);
+      const ctx = () => ({ requestId: 'r', signal: new AbortController().signal });
+      for (let i = 0; i < 4; i++) expect(await mixed.backend.call('eth_chainId', [], ctx())).toBe('0x1');
+      await expect(wrong.backend.call('eth_chainId', [], ctx())).rejects.toMatchObject({ code: -32005 });
+      expect(mixed.status().upstreams.map((row) => [row.label, row.origin])).toEqual([
         ['ETH_MAINNET#0', upstreamOrigin(deadUrl)],
         ['ETH_MAINNET#1', main.url],
       ]);
-      expect(JSON.stringify(dead.status())).not.toContain('sekrit');
-      expect(lines.join('')).toContain('"unused":["ETH_MAINNET#1"]');
+      expect(JSON.stringify(mixed.status())).not.toContain('sekrit');
       expect(lines.join('')).not.toContain('sekrit');
     } finally {
-      for (const b of [right, wrong, dead]) b.close();
+      for (const b of [right, wrong, mixed]) b.close();
     }
   });
 

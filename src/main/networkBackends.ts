@@ -1,73 +1,71 @@
-// The one place that decides what serves an upstream network: today a pass-through to its first
-// upstream node (backends/upstream/upstreamBackend.ts). Issue 12's routed pool
-// (`createNetworkUpstreams(...).backend`, probing and failover) wrapped by the finality-aware cache
-// replaces it here; the gateway, the follower and main.ts take whatever this returns.
+// The one place that decides what serves an upstream network: the network's pool of upstream nodes
+// (backends/upstream/networkUpstreams.ts: probing, health, capability routing, failover, pinned
+// tags) behind the finality-aware cache (backends/upstream/cache/). The gateway, the follower and
+// main.ts take whatever this returns.
 import type { Logger } from '../log/createLogger.js';
 import type { Backend } from '../backends/backend.js';
-import type { RpcContext } from '../backends/embedded/methodTable.js';
-import { createUpstreamBackend } from '../backends/upstream/upstreamBackend.js';
+import { createNetworkUpstreams, redactedOrigin, type NetworkStatus, type NetworkUpstreams } from '../backends/upstream/networkUpstreams.js';
+import { createCachingBackend, type CachingBackend } from '../backends/upstream/cache/cachingBackend.js';
+import type { CacheMetrics } from '../backends/upstream/cache/cacheMetrics.js';
 import type { ServedNetwork } from '../config/networks.js';
 
 export type UpstreamNetwork = Extract<ServedNetwork, { kind: 'upstream' }>;
 
-/** One row of `/api/upstreams` and `/readyz` details; never a URL with credentials. */
-export interface UpstreamStatusRow {
-  /** `<NETWORK>#<index>`. */
-  label: string;
-  /** Scheme, host and port only: no user info, path or query. */
-  origin: string;
-  [detail: string]: unknown;
-}
-
 export interface NetworkBackend {
   /** Serves every method of the network (the gateway's pass-through, the follower's requests). */
   readonly backend: Backend;
-  /** For `/readyz`: the network can answer now. */
-  isReady(): Promise<boolean>;
-  /** One row per upstream. */
-  status(): UpstreamStatusRow[];
+  /** The pool: the network's canonical view (head, finalized, reorgs) and its upstreams. */
+  readonly upstreams: NetworkUpstreams;
+  /** Probes every upstream once; resolves when each first probe has ended. */
+  start(): Promise<void>;
+  /** For `/readyz`: at least one upstream is healthy and on the network's chain. */
+  isReady(): boolean;
+  /** The network and one row per upstream (`/api/upstreams`, `/readyz`, `/metrics`). */
+  status(): NetworkStatus;
   close(): void;
 }
 
 export interface NetworkBackendOptions {
   logger: Logger;
-  /** Deadline of one call to a node. Default 30,000 ms. */
+  /** Deadline of one attempt on one upstream. Default 30,000 ms. */
   timeoutMs?: number;
   /** Largest answer read from a node. */
   maxResponseBytes?: number;
+  /** Bound of the cache, in bytes of JSON text; 0 serves without a cache. Default 256 MiB. */
+  cacheBytes?: number;
+  cacheMetrics?: CacheMetrics;
+  /** Head polling interval of the pool. Default 1,000 ms. */
+  headPollMs?: number;
 }
 
 /** Label of an upstream in logs, metrics and errors: `ETH_MAINNET#0`. */
 export const upstreamLabel = (network: string, index: number): string => `${network}#${index}`;
 
 /** `https://user:key@node.example:8545/v1/key?x=1` → `https://node.example:8545`. */
-export function upstreamOrigin(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}`;
-}
-
-const READY_TIMEOUT_MS = 2_000;
+export const upstreamOrigin = redactedOrigin;
 
 export function createNetworkBackend(network: UpstreamNetwork, options: NetworkBackendOptions): NetworkBackend {
-  const [first, ...others] = network.upstreams;
-  if (!first) throw new TypeError(`network ${network.name} has no upstream`);
-  const label = upstreamLabel(network.name, 0);
-  if (others.length) {
-    options.logger.warn({ network: network.name, serving: label, unused: others.map((_, i) => upstreamLabel(network.name, i + 1)) }, 'this build serves an upstream network from its first upstream only; the others wait for routing and failover');
-  }
-  const backend = createUpstreamBackend({ url: first.url, headers: first.headers, label, name: label, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes });
-  const expected = `0x${network.chainId.toString(16)}`;
+  const upstreams = createNetworkUpstreams({
+    network: network.name,
+    chainId: network.chainId,
+    upstreams: network.upstreams,
+    logger: options.logger,
+    attemptTimeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    headPollMs: options.headPollMs,
+  });
+  const cacheBytes = options.cacheBytes ?? 256 * 1024 * 1024;
+  const cache: CachingBackend | undefined =
+    cacheBytes > 0 ? createCachingBackend(upstreams.backend, { chain: upstreams, maxBytes: cacheBytes, network: network.name, metrics: options.cacheMetrics }) : undefined;
   return {
-    backend,
-    async isReady() {
-      const ctx: RpcContext = { requestId: `readyz:${label}`, signal: AbortSignal.timeout(READY_TIMEOUT_MS) };
-      try {
-        return BigInt((await backend.call('eth_chainId', [], ctx)) as string) === BigInt(expected);
-      } catch {
-        return false;
-      }
+    backend: cache ?? upstreams.backend,
+    upstreams,
+    start: () => upstreams.start(),
+    isReady: () => upstreams.isReady(),
+    status: () => upstreams.networkStatus(),
+    close() {
+      cache?.close();
+      upstreams.close();
     },
-    status: () => network.upstreams.map((u, i) => ({ label: upstreamLabel(network.name, i), origin: upstreamOrigin(u.url), serving: i === 0 })),
-    close: () => backend.close(),
   };
 }

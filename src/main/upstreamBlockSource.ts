@@ -5,6 +5,7 @@
 import type { Backend } from '../backends/backend.js';
 import type { RpcContext } from '../backends/embedded/methodTable.js';
 import { createJsonRpcBlockSource, type BlockSource } from '../notify/follow/index.js';
+import { rawJsonToValue } from '../rpc/rawJson.js';
 
 export interface UpstreamBlockSource {
   source: BlockSource;
@@ -17,7 +18,8 @@ export function createUpstreamBlockSource(network: string, backend: Backend): Up
   let n = 0;
   const request = (method: string, params: unknown[]) => {
     const ctx: RpcContext = { requestId: `follower:${network}:${++n}`, signal: controller.signal, clientKey: `follower:${network}` };
-    return backend.call(method, params, ctx);
+    // The cache answers with RawJson (JSON text the gateway writes as is): the follower wants values.
+    return backend.call(method, params, ctx).then(rawJsonToValue);
   };
   return { source: createJsonRpcBlockSource({ request }), close: () => controller.abort() };
 }

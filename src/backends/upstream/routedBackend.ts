@@ -1,7 +1,7 @@
 // The Backend of a network served by several upstreams: each call goes to a healthy upstream able to
 // answer its method, tracer, trace types and block, chosen by weight and score; on a retryable
 // failure it fails over to the next one within the caller's budget (ctx.signal) and a write is
-// never sent twice. Tags are pinned once per request so a batch sees one head. The pool (probing,
+// never sent twice. Tags are pinned once per batch so a batch sees one head. The pool (probing,
 // polling, the canonical view) is networkUpstreams.ts's.
 import type { Logger } from 'pino';
 import type { Backend, BackendCall, CallOutcome } from '../backend.js';
@@ -77,13 +77,22 @@ export function createRoutedBackend(view: RoutingView): Backend {
   const pinsByRequest = new WeakMap<RpcContext, TagPins>();
   const random = view.random ?? Math.random;
 
-  /** The request's pins, taken once from the pool's view and kept for every call of the request. */
-  const pinsOf = (ctx: RpcContext): TagPins => {
-    let pins = pinsByRequest.get(ctx);
-    if (!pins) {
-      pins = { ...view.currentPins() };
-      pinsByRequest.set(ctx, pins);
+  /**
+   * A batch's pins, taken once and kept for every call of the batch, so it sees one head. `latest`
+   * is the newer of the pool's polled head and a fresh eth_blockNumber from an upstream, so a batch
+   * sent right after a write's receipt still reads at or past that write's block. A single call is
+   * never pinned: it passes its tags to the node as they are (no staler than the node itself).
+   */
+  const pinBatch = async (calls: readonly BackendCall[], ctx: RpcContext): Promise<TagPins | undefined> => {
+    if (!calls.some((c) => c.method === 'eth_blockNumber' || namesPinnableTag(c.method, c.params))) return undefined;
+    const pins = { ...view.currentPins() };
+    try {
+      const fresh = BigInt((await routeCall('eth_blockNumber', [], ctx)) as string);
+      if (pins.latest === undefined || fresh > pins.latest) pins.latest = fresh;
+    } catch {
+      // No upstream answered now: the pool's view is the best there is.
     }
+    pinsByRequest.set(ctx, pins);
     return pins;
   };
 
@@ -212,7 +221,8 @@ export function createRoutedBackend(view: RoutingView): Backend {
   };
 
   const routeCall = async (method: string, rawParams: unknown, ctx: RpcContext, exclude?: ReadonlySet<UpstreamMember>): Promise<unknown> => {
-    const pins = namesPinnableTag(method, rawParams) || method === 'eth_blockNumber' ? pinsOf(ctx) : {};
+    const batchPins = pinsByRequest.get(ctx);
+    const pins = batchPins && (namesPinnableTag(method, rawParams) || method === 'eth_blockNumber') ? batchPins : {};
     if (method === 'eth_blockNumber' && pins.latest !== undefined) return quantityToHex(pins.latest);
     const params = pinBlockTags(method, rawParams, pins);
     const needs = needsOf(method, params);
@@ -242,7 +252,8 @@ export function createRoutedBackend(view: RoutingView): Backend {
 
   const routeBatch = async (calls: readonly BackendCall[], ctx: RpcContext): Promise<CallOutcome[]> => {
     const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
-    const pinned = calls.map((c) => ({ method: c.method, params: namesPinnableTag(c.method, c.params) ? pinBlockTags(c.method, c.params, pinsOf(ctx)) : c.params }));
+    const pins = await pinBatch(calls, ctx);
+    const pinned = calls.map((c) => ({ method: c.method, params: pins && namesPinnableTag(c.method, c.params) ? pinBlockTags(c.method, c.params, pins) : c.params }));
     const single = async (i: number, exclude?: ReadonlySet<UpstreamMember>) => {
       try {
         outcomes[i] = { ok: true, result: await routeCall(pinned[i]!.method, pinned[i]!.params, ctx, exclude) };

@@ -87,6 +87,30 @@ export function networkView(n: NetworkStatus) {
   return { network: n.network, chain_id: n.chainId ?? null, head: n.head ?? null, finalized: n.finalized ?? null, ready: n.ready, upstreams: n.upstreams.map(upstreamView) };
 }
 
+/**
+ * The network as `/readyz` shows it, unauthenticated: states, heads and capabilities, but no
+ * origins, client versions or error texts (GET /api/upstreams, behind the token, has those).
+ */
+export function readyzNetworkView(n: NetworkStatus) {
+  return {
+    network: n.network,
+    chain_id: n.chainId ?? null,
+    head: n.head?.number ?? null,
+    finalized: n.finalized ?? null,
+    ready: n.ready,
+    upstreams: n.upstreams.map((u) => ({
+      label: u.label,
+      state: u.state,
+      head: u.head ?? null,
+      head_lag_blocks: u.headLagBlocks ?? null,
+      archive: u.archive ?? null,
+      methods: u.methods,
+      tracers: u.tracers,
+      trace_types: u.traceTypes,
+    })),
+  };
+}
+
 export function createUpstreamsRoutes(options: UpstreamsRoutesOptions): ApiRoute[] {
   return [
     defineApiRoute({

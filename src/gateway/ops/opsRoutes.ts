@@ -13,6 +13,8 @@ export interface OpsRoutesOptions {
   registry: MetricsRegistry;
   /** `/metrics` asks for the auth token. */
   metricsRequireToken: boolean;
+  /** Extra fields of `/readyz`'s body (e.g. each upstream network's table). */
+  details?: () => Record<string, unknown>;
 }
 
 const TAG = 'Operations';
@@ -21,6 +23,7 @@ const READINESS_SCHEMA = {
   properties: {
     status: { type: 'string', enum: ['ready', 'not ready', 'shutting down'] },
     checks: { type: 'object', additionalProperties: { type: 'string', enum: ['ok', 'failing'] }, description: 'store, each network, and any other part' },
+    networks: { type: 'array', items: { type: 'object' }, description: 'each upstream network: head, finalized, and each upstream\'s state, head lag and probed capabilities (no origins: GET /api/upstreams has them)' },
   },
 };
 
@@ -48,7 +51,7 @@ export function createOpsRoutes(options: OpsRoutesOptions): ApiRoute[] {
       async handle() {
         if (options.closing()) return new ApiReply(503, { status: 'shutting down', checks: {} });
         const report = await checkReadiness(options.readiness, options.readyTimeoutMs);
-        return new ApiReply(report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', checks: report.checks });
+        return new ApiReply(report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', checks: report.checks, ...options.details?.() });
       },
     },
     {
