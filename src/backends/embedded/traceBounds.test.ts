@@ -11,6 +11,8 @@ import { spawnTracehook, type TracehookProcess } from '../../testing/spawnTraceh
 
 const MIB = 1024 * 1024;
 const TIMEOUT_MAX_MS = 10_000;
+/** Gas of the looping trace: about 250 M steps, minutes of work with the step listener. */
+const LOOP_GAS = 1_000_000_000;
 /** mstore(i, i) with i += 1024 until out of gas: memory grows by 1 KiB per 7 opcodes. */
 const MEMORY_GROWER = { address: '0x00000000000000000000000000000000000000a1', code: '0x60005b80805261040001600256' };
 /** mcopy(0, 0, 64 KiB) forever: every MCOPY writes 64 KiB that vmTrace shows in `mem`. */
@@ -56,7 +58,8 @@ describe('bounded traces over HTTP (one trace worker)', () => {
   const vmTraceCall = (to: string, gas: number) => call('trace_call', [{ from, to, gas: `0x${gas.toString(16)}` }, ['vmTrace'], 'latest', OVERRIDES]);
 
   beforeAll(async () => {
-    service = await spawnTracehook({ dataDir, args: ['--trace-workers', '1', '--trace-timeout-max-ms', String(TIMEOUT_MAX_MS), '--log-level', 'warn'] });
+    // A gas cap far above the default, so the looping trace below cannot end by running out of gas first.
+    service = await spawnTracehook({ dataDir, args: ['--trace-workers', '1', '--trace-timeout-max-ms', String(TIMEOUT_MAX_MS), '--gas-cap', String(LOOP_GAS), '--log-level', 'warn'] });
     from = ((await call('eth_accounts', [])).result as string[])[0]!;
   }, 60_000);
   afterAll(async () => {
@@ -167,8 +170,9 @@ describe('bounded traces over HTTP (one trace worker)', () => {
 
   it('args: a timeout above --trace-timeout-max-ms runs with the cap', async () => {
     const started = performance.now();
-    // With the step listener on (`limit` keeps nothing), the loop's 50M gas takes far longer than the cap.
-    const looping = await traceCall(LOOP.address, 50_000_000, { limit: 1, timeout: '120s' });
+    // With the step listener on (`limit` keeps nothing), the loop's gas takes far longer than the cap
+    // (50M gas once did; a faster machine ran it out of gas in 7.6 s, hence LOOP_GAS).
+    const looping = await traceCall(LOOP.address, LOOP_GAS, { limit: 1, timeout: '120s' });
     expect(looping).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: `execution timeout: exceeded ${TIMEOUT_MAX_MS} ms` } });
     expect(performance.now() - started).toBeLessThan(TIMEOUT_MAX_MS + 5000);
     // Beyond what a Node timer holds (2^31 ms): once this made the pool kill the worker at once.
