@@ -5,10 +5,11 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, unpadBytes } from '@ethereumjs/util';
+import { Account, Address, bytesToUnprefixedHex, unpadBytes } from '@ethereumjs/util';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { BlockMiner, BuiltBlock } from './blockMiner.js';
 import type { ChainCore } from './chainCore.js';
+import type { MiningSettings } from './miningSettings.js';
 import type { TxPool } from './txPool.js';
 
 export interface DevControls {
@@ -33,10 +34,30 @@ export interface DevControls {
   setNonce(address: Uint8Array, nonce: bigint): Promise<void>;
   /** `slot` and `value` are 32-byte words. */
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void>;
+  /** Moves the clock `seconds` ahead (evm_increaseTime); returns the total offset, as anvil does. */
+  increaseTime(seconds: bigint): Promise<bigint>;
+  /** Each next block's timestamp is its parent's plus `seconds`; undefined removes the interval. */
+  setBlockTimestampInterval(seconds: bigint | undefined): Promise<void>;
+  /** Automine on (interval mining stops) or off (transactions wait in the pool). */
+  setAutomine(enabled: boolean): void;
+  automine(): boolean;
+  /** Mines a block every `seconds` (automine off); 0 stops interval mining. */
+  setIntervalMining(seconds: number): void;
+  setBlockGasLimit(gasLimit: bigint): Promise<void>;
+  /** Base fee of the next block only (later blocks follow EIP-1559 from it). */
+  setNextBlockBaseFee(wei: bigint): Promise<void>;
+  setCoinbase(address: Uint8Array): Promise<void>;
+  /** eth_sendTransaction may send from `address` without its key (anvil_impersonateAccount). */
+  impersonate(address: Uint8Array): void;
+  stopImpersonating(address: Uint8Array): void;
+  setAutoImpersonate(enabled: boolean): void;
+  /** Removes a pooled transaction; false when none has this hash. */
+  dropTransaction(hash: Uint8Array): Promise<boolean>;
 }
 
 export interface DevControlsParts {
   core: ChainCore;
+  settings: MiningSettings;
   miner: BlockMiner;
   pool: TxPool;
   locked: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -65,7 +86,7 @@ interface Snapshot {
 }
 
 export function createDevControls(parts: DevControlsParts): DevControlsHandle {
-  const { core, miner, pool, locked } = parts;
+  const { core, miner, pool, locked, settings } = parts;
   const { config } = core;
   let timeOffsetSec = 0n;
   let nextTimestampSec: bigint | undefined;
@@ -79,8 +100,9 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
 
   function nextTimestamp(): bigint {
     if (nextTimestampSec !== undefined) return nextTimestampSec;
-    const now = nowSec() + timeOffsetSec;
     const parent = core.head().header.timestamp;
+    if (settings.timestampIntervalSec !== undefined) return parent + settings.timestampIntervalSec;
+    const now = nowSec() + timeOffsetSec;
     // Like anvil, blocks mined within the same second share a timestamp rather than drift ahead.
     return now > parent ? now : parent;
   }
@@ -99,6 +121,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     }
     core.commitBlock(built.block, built.receipts, built.preStateRoot);
     nextTimestampSec = undefined;
+    settings.nextBaseFeeWei = undefined;
     return built;
   }
 
@@ -120,6 +143,16 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         throw error;
       }
     });
+  }
+
+  function startTimer(periodSec: number): void {
+    if (timer !== undefined) config.timers.clearInterval(timer);
+    timer = undefined;
+    settings.intervalSec = periodSec;
+    if (periodSec <= 0 || stopped) return;
+    timer = config.timers.setInterval(() => {
+      locked(() => mineFromPool()).catch((error: unknown) => config.logger?.error({ err: error }, 'interval mining failed'));
+    }, periodSec * 1000);
   }
 
   const controls: DevControls = {
@@ -196,16 +229,59 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         if (!(await state.getAccount(target))) await state.putAccount(target, new Account());
         await state.putStorage(target, slot, unpadBytes(value));
       }),
+    increaseTime: (seconds) =>
+      locked(async () => {
+        timeOffsetSec += seconds;
+        return timeOffsetSec;
+      }),
+    setBlockTimestampInterval: (seconds) =>
+      locked(async () => {
+        settings.timestampIntervalSec = seconds;
+      }),
+    setAutomine(enabled) {
+      if (enabled) startTimer(0);
+      settings.automine = enabled;
+    },
+    automine: () => settings.automine,
+    setIntervalMining(seconds) {
+      settings.automine = false;
+      startTimer(seconds);
+    },
+    setBlockGasLimit: (gasLimit) =>
+      locked(async () => {
+        if (gasLimit < 21_000n) throw new InvalidParamsError(`gasLimit: at least 21000 gas, got ${gasLimit}`);
+        settings.gasLimit = gasLimit;
+      }),
+    setNextBlockBaseFee: (wei) =>
+      locked(async () => {
+        settings.nextBaseFeeWei = wei;
+      }),
+    setCoinbase: (address) =>
+      locked(async () => {
+        settings.coinbase = address;
+      }),
+    impersonate(address) {
+      settings.impersonated.add(bytesToUnprefixedHex(address));
+    },
+    stopImpersonating(address) {
+      settings.impersonated.delete(bytesToUnprefixedHex(address));
+    },
+    setAutoImpersonate(enabled) {
+      settings.autoImpersonate = enabled;
+    },
+    dropTransaction: (hash) =>
+      locked(async () => {
+        const entry = pool.get(hash);
+        if (!entry) return false;
+        pool.retain(pool.all().filter((p) => p !== entry).map((p) => p.tx));
+        return true;
+      }),
   };
 
   return {
     controls,
     mineBlock,
-    startIntervalMining(periodSec) {
-      timer = config.timers.setInterval(() => {
-        locked(() => mineFromPool()).catch((error: unknown) => config.logger?.error({ err: error }, 'interval mining failed'));
-      }, periodSec * 1000);
-    },
+    startIntervalMining: startTimer,
     stopIntervalMining() {
       stopped = true;
       if (timer !== undefined) config.timers.clearInterval(timer);
