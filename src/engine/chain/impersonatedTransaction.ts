@@ -17,9 +17,12 @@ export function impersonatedHash(tx: TypedTransaction, sender: Uint8Array): Uint
   return keccak_256(concatBytes(encoded, sender));
 }
 
-/** True when `tx` carries the zero signature of an impersonated transaction. */
+/**
+ * True when `tx` carries the zero signature of an impersonated transaction (ethereumjs decodes
+ * zero, i.e. empty, signature values as undefined).
+ */
 export function hasZeroSignature(tx: TypedTransaction): boolean {
-  return tx.r === 0n && tx.s === 0n;
+  return (tx.r ?? 0n) === 0n && (tx.s ?? 0n) === 0n;
 }
 
 function markImpersonated(tx: TypedTransaction, sender: Uint8Array): TypedTransaction {
