@@ -195,7 +195,7 @@ describe('dev-node methods', () => {
     const signature = await call<Hex>('personal_sign', ['0x68656c6c6f', DEV0]);
     expect((await recoverMessageAddress({ message: 'hello', signature })).toLowerCase()).toBe(DEV0);
     const typed = await call<Hex>('eth_signTypedData_v4', [DEV0, TYPED]);
-    expect((await recoverTypedDataAddress({ ...TYPED, signature: typed })).toLowerCase()).toBe(DEV0);
+    expect((await recoverTypedDataAddress({ ...TYPED, signature: typed } as unknown as Parameters<typeof recoverTypedDataAddress>[0])).toLowerCase()).toBe(DEV0);
     const raw = await call<Hex>('eth_signTransaction', [{ from: DEV0, to: WHALE, value: '0x7' }]);
     const parsed = parseTransaction(raw);
     expect({ to: parsed.to, value: parsed.value, chainId: parsed.chainId }).toEqual({ to: WHALE, value: 7n, chainId: 31337 });
