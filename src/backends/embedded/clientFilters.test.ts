@@ -130,4 +130,12 @@ describe('clients over HTTP: filters, signing, test actions, cast', () => {
     const traced = await run(CAST, ['rpc', '--rpc-url', url, 'trace_transaction', receipt.transactionHash]);
     expect((JSON.parse(traced.stdout) as { action: { from: string } }[])[0]!.action.from).toBe(sender);
   });
+
+  it('behavior: viem testClient.reset goes back to genesis', async () => {
+    const transport = http(url);
+    const publicClient = createPublicClient({ chain: foundry, transport });
+    await createTestClient({ chain: foundry, transport, mode: 'anvil' }).reset();
+    expect(await publicClient.getBlockNumber()).toBe(0n);
+    expect(await publicClient.getCode({ address })).toBeUndefined();
+  });
 });

@@ -3,6 +3,7 @@
 // gas limit, base fee and coinbase, dropping a pooled transaction, and anvil_nodeInfo /
 // anvil_metadata. Answers have anvil 1.7.1's shapes (e.g. evm_increaseTime's total offset as a number).
 import { randomBytes } from 'node:crypto';
+import { InvalidParamsError } from '../../rpc/errors.js';
 import { bytesToHex, hexToBytes, quantityToHex } from '../../rpc/hex.js';
 import type { evmSchema } from '../../rpc/schema/evm.js';
 import type { ChainMethodDeps } from './chainMethodDeps.js';
@@ -58,6 +59,15 @@ export function createDevSettingHandlers({ chain, clientVersion = 'tracehook' }:
   };
   const dropTransaction: Handlers['anvil_dropTransaction'] = async ([hash]) => {
     await chain.dropTransaction(hexToBytes(hash));
+    return null;
+  };
+  const reset: Handlers['anvil_reset'] = async ([options]) => {
+    // viem sends `{forking: {}}` for a plain reset: only a fork URL asks for forking.
+    const forking = options?.forking as { jsonRpcUrl?: unknown } | null | undefined;
+    if (forking && typeof forking === 'object' && forking.jsonRpcUrl !== undefined && forking.jsonRpcUrl !== null) {
+      throw new InvalidParamsError('anvil_reset: forking is not supported by the embedded chain; call it without options to go back to genesis');
+    }
+    await chain.reset();
     return null;
   };
   const metadata: Handlers['anvil_metadata'] = async () => {
@@ -125,6 +135,8 @@ export function createDevSettingHandlers({ chain, clientVersion = 'tracehook' }:
         forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
       };
     },
+    anvil_reset: reset,
+    hardhat_reset: reset,
     anvil_metadata: metadata,
     hardhat_metadata: metadata,
   };

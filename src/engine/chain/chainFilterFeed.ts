@@ -35,6 +35,9 @@ export async function feedBlockOf(source: Pick<ChainView, 'getReceipts'>, block:
 export function startChainFilterFeed(source: FilterFeedSource, registry: FilterRegistry, onError: (error: unknown) => void = () => undefined): ChainFilterFeed {
   let tail: Promise<void> = Promise.resolve();
   const stopHead = source.onHead((event) => {
+    // With no filter installed nothing reads the logs (a long anvil_mine pays nothing here); a
+    // filter installed later reports removed logs only of blocks mined since.
+    if (!registry.hasFilters()) return;
     const removed = event.removed.map((b) => b.hash());
     const added = event.removed.length > 0 ? [] : [event.block];
     tail = tail.then(async () => registry.onBlocks(await Promise.all(added.map((b) => feedBlockOf(source, b))), removed)).catch(onError);

@@ -9,7 +9,7 @@ import { Account, Address, bytesToUnprefixedHex, unpadBytes } from '@ethereumjs/
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { BlockMiner, BuiltBlock } from './blockMiner.js';
 import type { ChainCore } from './chainCore.js';
-import type { MiningSettings } from './miningSettings.js';
+import { type MiningSettings, createMiningSettings } from './miningSettings.js';
 import type { TxPool } from './txPool.js';
 
 export interface DevControls {
@@ -53,6 +53,11 @@ export interface DevControls {
   setAutoImpersonate(enabled: boolean): void;
   /** Removes a pooled transaction; false when none has this hash. */
   dropTransaction(hash: Uint8Array): Promise<boolean>;
+  /**
+   * anvil_reset without a fork: back to genesis (every later block removed, the genesis state),
+   * with an empty pool, no snapshots, the clock and the mining settings as configured.
+   */
+  reset(): Promise<void>;
 }
 
 export interface DevControlsParts {
@@ -269,6 +274,19 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     setAutoImpersonate(enabled) {
       settings.autoImpersonate = enabled;
     },
+    reset: () =>
+      locked(async () => {
+        const genesis = await core.getBlockByNumber(0n);
+        if (!genesis) throw new ServerError('the chain has no genesis block');
+        pool.clear();
+        snapshots.clear();
+        core.rewindTo(0n, genesis.header.stateRoot);
+        await miner.reset();
+        timeOffsetSec = 0n;
+        nextTimestampSec = undefined;
+        Object.assign(settings, createMiningSettings(config));
+        startTimer(config.blockTimeSec);
+      }),
     dropTransaction: (hash) =>
       locked(async () => {
         const entry = pool.get(hash);

@@ -75,6 +75,8 @@ export interface FilterRegistry {
   onPendingTransaction(hash: Uint8Array): void;
   /** Number of installed filters (after expiring stale ones). */
   size(): number;
+  /** Whether any filter is installed: a feed may skip reading a block's logs when none is. */
+  hasFilters(): boolean;
 }
 
 export const FILTER_TTL_MS = 5 * 60_000;
@@ -236,5 +238,6 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
       sweep(true);
       return filters.size;
     },
+    hasFilters: () => filters.size > 0,
   };
 }

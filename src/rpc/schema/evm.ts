@@ -34,6 +34,9 @@ const flag = defineMethod(param('enabled', z.boolean({ error: 'expected true or 
 /** Seconds as a JSON number or hex quantity, for evm_increaseTime (anvil takes both; negative refused). */
 const seconds = defineMethod(param('seconds', Seconds));
 const setIntervalMining = defineMethod(param('seconds', Seconds));
+/** anvil_reset's optional argument; only the no-fork form is served. */
+const ResetOptions = z.object({ forking: z.unknown().optional() }, { error: 'expected a reset options object' }).loose();
+const reset = defineMethod(optionalParam('options', ResetOptions));
 const mineBlocks = defineMethod(optionalParam('blocks', Seconds), optionalParam('intervalSec', Seconds));
 
 export const evmSchema = {
@@ -73,6 +76,8 @@ export const evmSchema = {
   hardhat_setCoinbase: defineMethod(param('address', Address)),
   anvil_dropTransaction: defineMethod(param('hash', Hash32)),
   hardhat_dropTransaction: defineMethod(param('hash', Hash32)),
+  anvil_reset: reset,
+  hardhat_reset: reset,
   anvil_nodeInfo: defineMethod(),
   anvil_metadata: defineMethod(),
   hardhat_metadata: defineMethod(),
