@@ -3,6 +3,8 @@
 // gas limit, base fee and coinbase, dropping a pooled transaction, and anvil_nodeInfo /
 // anvil_metadata. Answers have anvil 1.7.1's shapes (e.g. evm_increaseTime's total offset as a number).
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { parseStateDump } from '../../engine/chain/stateDump.js';
 import { InvalidParamsError } from '../../rpc/errors.js';
 import { bytesToHex, hexToBytes, quantityToHex } from '../../rpc/hex.js';
 import type { evmSchema } from '../../rpc/schema/evm.js';
@@ -134,6 +136,12 @@ export function createDevSettingHandlers({ chain, clientVersion = 'tracehook' }:
         },
         forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
       };
+    },
+    // anvil answers the document gzipped, as hex; anvil_loadState takes that (or plain JSON) back.
+    anvil_dumpState: async () => bytesToHex(gzipSync(JSON.stringify(await chain.dumpState()))),
+    anvil_loadState: async ([state]) => {
+      await chain.loadState(parseStateDump(state));
+      return true;
     },
     anvil_reset: reset,
     hardhat_reset: reset,

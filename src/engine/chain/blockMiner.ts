@@ -17,6 +17,7 @@ import type { ExecutionRecord } from '../record/types.js';
 import type { ChainCore } from './chainCore.js';
 import { createPreparedCommon } from './chainConfig.js';
 import type { MiningSettings } from './miningSettings.js';
+import { reportStateWrites } from './stateKeyIndex.js';
 import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 
@@ -97,7 +98,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
   const store = options.records;
   // The headers and blocks the builder constructs copy the VM's Common: a prepared one spares
   // each of them the parameter merge.
-  const createMinerVm = async (): Promise<VM> => core.createVmOn(await core.openState(core.workingRoot(), 'persistent'), createPreparedCommon(core.common));
+  const createMinerVm = async (): Promise<VM> => core.createVmOn(reportStateWrites(await core.openState(core.workingRoot(), 'persistent'), core.stateKeys), createPreparedCommon(core.common));
   let vm: VM = await createMinerVm();
   const settings = options.settings ?? { gasLimit: core.config.gasLimit, coinbase: hexToBytes(core.config.coinbase as `0x${string}`), nextBaseFeeWei: undefined };
 

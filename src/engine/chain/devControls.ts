@@ -10,6 +10,8 @@ import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { BlockMiner, BuiltBlock } from './blockMiner.js';
 import type { ChainCore } from './chainCore.js';
 import { type MiningSettings, createMiningSettings } from './miningSettings.js';
+import { type LoadedStateDump, type StateDumpDocument, applyStateDump, dumpState } from './stateDump.js';
+import { reportStateWrites } from './stateKeyIndex.js';
 import type { TxPool } from './txPool.js';
 
 export interface DevControls {
@@ -58,6 +60,10 @@ export interface DevControls {
    * with an empty pool, no snapshots, the clock and the mining settings as configured.
    */
   reset(): Promise<void>;
+  /** The working state as anvil's dump document (anvil_dumpState). */
+  dumpState(): Promise<StateDumpDocument>;
+  /** Merges a parsed dump into the working state (anvil_loadState). */
+  loadState(dump: LoadedStateDump): Promise<void>;
 }
 
 export interface DevControlsParts {
@@ -139,7 +145,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
 
   async function modifyWorkingState(change: (state: MerkleStateManager) => Promise<void>): Promise<void> {
     await locked(async () => {
-      const state = await core.openState(core.workingRoot(), 'persistent');
+      const state = reportStateWrites(await core.openState(core.workingRoot(), 'persistent'), core.stateKeys);
       try {
         await change(state);
         core.commitWorkingRoot(await state.getStateRoot());
@@ -287,6 +293,8 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         Object.assign(settings, createMiningSettings(config));
         startTimer(config.blockTimeSec);
       }),
+    dumpState: () => locked(async () => dumpState(await core.readState(core.workingRoot()), core.stateKeys)),
+    loadState: (dump) => modifyWorkingState((state) => applyStateDump(state, dump)),
     dropTransaction: (hash) =>
       locked(async () => {
         const entry = pool.get(hash);

@@ -76,6 +76,8 @@ export const evmSchema = {
   hardhat_setCoinbase: defineMethod(param('address', Address)),
   anvil_dropTransaction: defineMethod(param('hash', Hash32)),
   hardhat_dropTransaction: defineMethod(param('hash', Hash32)),
+  anvil_dumpState: defineMethod(optionalParam('preserveHistoricalStates', z.boolean({ error: 'expected true or false' }))),
+  anvil_loadState: defineMethod(param('state', Data)),
   anvil_reset: reset,
   hardhat_reset: reset,
   anvil_nodeInfo: defineMethod(),
