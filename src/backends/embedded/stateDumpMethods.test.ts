@@ -17,7 +17,6 @@ import { COUNTER_ABI, type ChainRpcFixture, type RpcResponse, openChainRpcFixtur
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const THING: Hex = '0x00000000000000000000000000000000000000e1';
-const SLOT_5: Hex = '0x0000000000000000000000000000000000000000000000000000000000000005';
 const WORD_7: Hex = '0x0000000000000000000000000000000000000000000000000000000000000007';
 
 async function anvilRpc(url: string, method: string, params: unknown[] = []): Promise<RpcResponse> {
