@@ -87,6 +87,10 @@ describe('dev-node methods', () => {
     expect(ours).toEqual(theirs);
     const hash = (ours as { result: Hex }).result;
     const tx = await call<Obj>('eth_getTransactionByHash', [hash]);
+    const anvilTx = ((await anvilRpc(anvil.url, 'eth_getTransactionByHash', [hash])) as { result: Obj }).result;
+    const fields = ['type', 'chainId', 'nonce', 'gas', 'maxFeePerGas', 'maxPriorityFeePerGas', 'to', 'value', 'input', 'r', 's', 'v', 'yParity', 'hash', 'from'];
+    const pick = (o: Obj) => Object.fromEntries(fields.map((f) => [f, o[f]]));
+    expect(pick(tx)).toEqual(pick(anvilTx));
     expect({ from: tx.from, r: tx.r, s: tx.s }).toEqual({ from: WHALE, r: '0x0', s: '0x0' });
     const raw = await call<Hex>('debug_getRawTransaction', [hash]);
     expect(raw).toBe((await anvilRpc(anvil.url, 'debug_getRawTransaction', [hash]) as { result: Hex }).result);
@@ -157,6 +161,20 @@ describe('dev-node methods', () => {
     const previous = await call<Obj>('eth_getBlockByNumber', [numberToHex(BigInt(a!.number) - 1n), false]);
     expect(BigInt(b!.timestamp) - BigInt(previous.timestamp)).toBe(100n);
     expect(await call('anvil_removeBlockTimestampInterval')).toBe(true);
+  });
+
+  it('behavior: evm_setIntervalMining mines on an interval with automine off, 0 stops it', async () => {
+    const start = BigInt(await call<Hex>('eth_blockNumber'));
+    await call('evm_setIntervalMining', [1]);
+    expect(await call('anvil_getAutomine')).toBe(false);
+    await new Promise((r) => setTimeout(r, 2300));
+    await call('evm_setIntervalMining', [0]);
+    const mined = BigInt(await call<Hex>('eth_blockNumber')) - start;
+    expect(mined).toBeGreaterThanOrEqual(1n);
+    expect(mined).toBeLessThanOrEqual(3n);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(BigInt(await call<Hex>('eth_blockNumber')) - start).toBe(mined);
+    await call('evm_setAutomine', [true]);
   });
 
   it('behavior: with automine off transactions wait in the pool (txpool_*), anvil_dropTransaction removes one, evm_mine mines the rest', async () => {
