@@ -255,7 +255,10 @@ describe('dev-node methods', () => {
     const [info, anvilInfo] = await both('anvil_nodeInfo');
     const shape = (v: unknown): unknown => (v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : typeof v);
     expect(shape((info as Obj).result)).toEqual(shape((anvilInfo as Obj).result));
+    const [snapshot] = await both('evm_snapshot');
     const [meta, anvilMeta] = await both('anvil_metadata');
+    const head = await call<Obj>('eth_getBlockByNumber', ['latest', false]);
+    expect((meta as Obj).result.snapshots).toEqual({ [(snapshot as Obj).result]: [Number(head.number), head.hash] });
     const { clientVersion, ...rest } = (meta as Obj).result;
     const { clientVersion: _v, clientSemver: _s, clientCommitSha: _c, ...anvilRest } = (anvilMeta as Obj).result;
     expect(typeof clientVersion).toBe('string');

@@ -81,7 +81,10 @@ export function createDevSettingHandlers({ chain, clientVersion = 'tracehook' }:
       latestBlockNumber: Number(chain.headNumber()),
       latestBlockHash: bytesToHex(head!.hash()),
       forkedNetwork: null,
-      snapshots: {},
+      // anvil: snapshot id → [block number, block hash] it returns to.
+      snapshots: Object.fromEntries(
+        await Promise.all([...chain.snapshots()].map(async ([id, number]) => [quantityToHex(id), [Number(number), bytesToHex((await chain.getBlockByNumber(number))?.hash() ?? new Uint8Array(32))]])),
+      ),
     };
   };
   return {

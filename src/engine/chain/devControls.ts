@@ -27,6 +27,8 @@ export interface DevControls {
   mineBlocks(count: bigint, options?: { intervalSec?: bigint; firstTimestampSec?: bigint }): Promise<void>;
   /** Records (head, working state, clock); returns the id for {@link DevControls.revert}. */
   snapshot(): Promise<bigint>;
+  /** Live snapshots: id → the head number they return to (anvil_metadata). */
+  snapshots(): ReadonlyMap<bigint, bigint>;
   /** Rewinds to a snapshot and forgets it and every later one; false for an unknown id. */
   revert(id: bigint): Promise<boolean>;
   /** Timestamp (seconds) of the next block; later blocks continue from it. */
@@ -199,6 +201,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         return id;
       });
     },
+    snapshots: () => new Map([...snapshots].map(([id, s]) => [id, s.headNumber])),
     revert(id) {
       return locked(async () => {
         const snapshot = snapshots.get(id);
