@@ -40,6 +40,18 @@ describe('filter registry', () => {
     expect(() => registry.changes(id, 'k')).toThrow('filter not found');
   });
 
+  it('error: past the bound of changes all filters together may hold, the filter that would pass it is dropped; polling frees room', () => {
+    const registry = createFilterRegistry({ clock: () => 0, maxQueuedTotal: 5 });
+    const polled = registry.newBlockFilter('k');
+    const idle = registry.newBlockFilter('k');
+    registry.onBlocks([block(1, 0), block(2, 0)], []);
+    registry.changes(polled, 'k');
+    registry.onBlocks([block(3, 0), block(4, 0)], []);
+    expect(() => registry.changes(idle, 'k')).toThrow(expect.objectContaining({ code: -32005 }));
+    const changes = registry.changes(polled, 'k');
+    expect(changes.kind === 'hashes' && changes.hashes.length).toBe(2);
+  });
+
   it('behavior: removed blocks report their matching logs removed, newest block first, before the replacement block\'s logs', () => {
     const registry = createFilterRegistry({ clock: () => 0 });
     registry.onBlocks([block(1), block(2)], []);

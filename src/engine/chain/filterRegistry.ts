@@ -54,6 +54,11 @@ export interface FilterRegistryOptions {
   maxTotal?: number;
   /** Changes one filter may queue between polls; past it the filter is dropped with an error. */
   maxQueued?: number;
+  /**
+   * Changes all filters together may hold (entries share the log objects, so this bounds memory
+   * with many idle filters); a filter that would pass it is dropped like one past `maxQueued`.
+   */
+  maxQueuedTotal?: number;
   /** Recent blocks whose logs are remembered, to report them `removed` when the blocks leave. */
   recentBlocks?: number;
 }
@@ -83,6 +88,7 @@ export const FILTER_TTL_MS = 5 * 60_000;
 export const DEFAULT_MAX_FILTERS_PER_KEY = 500;
 export const DEFAULT_MAX_FILTERS = 10_000;
 export const DEFAULT_MAX_QUEUED_CHANGES = 10_000;
+export const DEFAULT_MAX_QUEUED_TOTAL = 2_000_000;
 
 interface Filter {
   kind: FilterKind;
@@ -112,14 +118,23 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
   const maxPerKey = options.maxPerKey ?? DEFAULT_MAX_FILTERS_PER_KEY;
   const maxTotal = options.maxTotal ?? DEFAULT_MAX_FILTERS;
   const maxQueued = options.maxQueued ?? DEFAULT_MAX_QUEUED_CHANGES;
+  const maxQueuedTotal = options.maxQueuedTotal ?? DEFAULT_MAX_QUEUED_TOTAL;
   const recentLimit = options.recentBlocks ?? 128;
+  let queuedTotal = 0;
   const filters = new Map<string, Filter>();
   const perKey = new Map<string, number>();
   // Logs of recent canonical blocks by block hash, oldest first, for `removed: true` reports.
   const recent = new Map<string, Omit<FilterLog, 'removed'>[]>();
   let lastSweepMs = 0;
 
+  function take(filter: Filter): void {
+    queuedTotal -= filter.logs.length + filter.hashes.length;
+    filter.logs = [];
+    filter.hashes = [];
+  }
+
   function remove(id: string, filter: Filter): void {
+    take(filter);
     filters.delete(id);
     const left = (perKey.get(filter.clientKey) ?? 1) - 1;
     if (left > 0) perKey.set(filter.clientKey, left);
@@ -155,14 +170,15 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
     return filter;
   }
 
+  /** Reserves room for `count` changes; false (and the filter marked overflowed) when there is none. */
   function queue(filter: Filter, count: number): boolean {
     if (filter.overflowed) return false;
-    if (filter.logs.length + filter.hashes.length + count > maxQueued) {
+    if (filter.logs.length + filter.hashes.length + count > maxQueued || queuedTotal + count > maxQueuedTotal) {
       filter.overflowed = true;
-      filter.logs = [];
-      filter.hashes = [];
+      take(filter);
       return false;
     }
+    queuedTotal += count;
     return true;
   }
 
@@ -179,17 +195,12 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
       const filter = owned(id, clientKey);
       if (filter.overflowed) {
         remove(id.toLowerCase(), filter);
-        throw new LimitExceededError(`filter ${id} fell behind: more than ${maxQueued} changes queued between polls; it was removed, install a new one and read the gap with eth_getLogs`);
+        throw new LimitExceededError(`filter ${id} fell behind: more changes queued between polls than it may hold (${maxQueued}, or the node's ${maxQueuedTotal} for all filters); it was removed, install a new one and read the gap with eth_getLogs`);
       }
       filter.lastPollMs = options.clock();
-      if (filter.kind === 'logs') {
-        const logs = filter.logs;
-        filter.logs = [];
-        return { kind: 'logs', logs };
-      }
-      const hashes = filter.hashes;
-      filter.hashes = [];
-      return { kind: 'hashes', hashes };
+      const { logs, hashes } = filter;
+      take(filter);
+      return filter.kind === 'logs' ? { kind: 'logs', logs } : { kind: 'hashes', hashes };
     },
     logCriteria(id, clientKey) {
       const filter = owned(id, clientKey);
