@@ -70,6 +70,14 @@ describe('polled filters', () => {
     expect(await call(table, 'eth_getFilterChanges', [id])).toEqual([]);
   });
 
+  it('behavior: a log filter on a block hash answers that block\'s logs; an unknown hash is -32001', async () => {
+    const block = await call<Obj>(table, 'eth_getBlockByNumber', ['0x2', false]);
+    const id = await call<string>(table, 'eth_newFilter', [{ blockHash: block.hash }]);
+    expect((await call<Obj[]>(table, 'eth_getFilterChanges', [id])).map((l) => l.blockHash)).toEqual([block.hash]);
+    expect(await call<Obj[]>(table, 'eth_getFilterLogs', [id])).toHaveLength(1);
+    expect((await callError(table, 'eth_newFilter', [{ blockHash: `0x${'00'.repeat(32)}` }])).code).toBe(-32001);
+  });
+
   it('behavior: a pending-transaction filter answers submitted transaction hashes', async () => {
     const id = await call<string>(table, 'eth_newPendingTransactionFilter');
     const hash = await increment(fx.accounts[4]!);

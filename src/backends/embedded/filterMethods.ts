@@ -4,8 +4,8 @@
 // unpolled (geth), and are bounded per key and in total (-32005). A log filter whose fromBlock is a
 // past block answers that block's logs on its first poll, as anvil does.
 import type { LogCriteria } from '../../engine/chain/filterRegistry.js';
-import { InvalidParamsError } from '../../rpc/errors.js';
-import { bytesToHex } from '../../rpc/hex.js';
+import { ResourceNotFoundError } from '../../rpc/errors.js';
+import { bytesToHex, hexToBytes } from '../../rpc/hex.js';
 import type { filterSchema } from '../../rpc/schema/filter.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import type { ChainFilters } from './chainFilters.js';
@@ -28,9 +28,14 @@ export function createFilterHandlers({ chain }: ChainMethodDeps, filters: ChainF
   const { registry, feed } = filters;
   return {
     async eth_newFilter([filter], ctx) {
-      if (filter.blockHash) throw new InvalidParamsError('eth_newFilter: blockHash is not supported by filters; use eth_getLogs');
       const { addresses, topics } = addressTopicsOf(filter);
       const criteria: LogCriteria = { fromBlock: boundOf(filter.fromBlock), toBlock: boundOf(filter.toBlock), addresses, topics };
+      if (filter.blockHash) {
+        // anvil takes a block hash too: the filter covers that one block.
+        const block = await chain.getBlockByHash(hexToBytes(filter.blockHash));
+        if (!block) throw new ResourceNotFoundError(`eth_newFilter: unknown block ${filter.blockHash}`);
+        criteria.fromBlock = criteria.toBlock = block.header.number;
+      }
       await feed.settled();
       const head = chain.headNumber();
       const historic =

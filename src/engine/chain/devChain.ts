@@ -191,7 +191,8 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     const signer = from && core.accounts.find((a) => equalsBytes(a.address.bytes, from));
     if (signer) return { address: signer.address.bytes, key: signer.privateKey };
     if (from && isImpersonated(settings, from)) return { address: from };
-    throw new ServerError(`no signer for ${from ? new Address(from).toString() : 'the request'}: eth_sendTransaction signs only for the dev accounts and impersonated addresses (anvil_impersonateAccount)`);
+    // anvil's code and text, with the address and the remedy.
+    throw new InvalidParamsError(`No Signer available for ${from ? new Address(from).toString() : 'the request'}: eth_sendTransaction signs only for the dev accounts and impersonated addresses (anvil_impersonateAccount)`);
   }
 
   /** Fills nonce, gas and fees like anvil (caller holds the lock); the result is unsigned. */
