@@ -194,7 +194,11 @@ describe('dev-node methods', () => {
     await call('evm_mine');
     expect((await call<Obj>('eth_getTransactionReceipt', [keep])).status).toBe('0x1');
     expect(await call('eth_getTransactionByHash', [drop])).toBeNull();
+    const waiting = await call<Hex>('eth_sendTransaction', [{ from: DEV0, to: WHALE, value: '0x8' }]);
     await call('evm_setAutomine', [true]);
+    expect((await call<Obj>('eth_getTransactionReceipt', [waiting])).status).toBe('0x1');
+    const next = await call<Hex>('eth_sendTransaction', [{ from: DEV0, to: WHALE, value: '0x9' }]);
+    expect((await call<Obj>('eth_getTransactionReceipt', [next])).status).toBe('0x1');
   });
 
   it('behavior: eth_sign, personal_sign and eth_signTypedData_v4 give anvil\'s signatures, which recover to the signer', async () => {

@@ -42,8 +42,8 @@ export function createDevSettingHandlers({ chain, clientVersion = 'tracehook' }:
     return null;
   };
   const increaseTime: Handlers['evm_increaseTime'] = async ([seconds]) => Number(await chain.increaseTime(seconds));
-  const setAutomine: Handlers['evm_setAutomine'] = ([enabled]) => {
-    chain.setAutomine(enabled);
+  const setAutomine: Handlers['evm_setAutomine'] = async ([enabled]) => {
+    await chain.setAutomine(enabled);
     return null;
   };
   const getAutomine: Handlers['anvil_getAutomine'] = () => chain.automine();

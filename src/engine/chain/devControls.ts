@@ -42,8 +42,11 @@ export interface DevControls {
   increaseTime(seconds: bigint): Promise<bigint>;
   /** Each next block's timestamp is its parent's plus `seconds`; undefined removes the interval. */
   setBlockTimestampInterval(seconds: bigint | undefined): Promise<void>;
-  /** Automine on (interval mining stops) or off (transactions wait in the pool). */
-  setAutomine(enabled: boolean): void;
+  /**
+   * Automine on (interval mining stops; transactions waiting in the pool are mined into a block at
+   * once, so the next automined one has no nonce gap) or off (transactions wait in the pool).
+   */
+  setAutomine(enabled: boolean): Promise<void>;
   automine(): boolean;
   /** Mines a block every `seconds` (automine off); 0 stops interval mining. */
   setIntervalMining(seconds: number): void;
@@ -252,10 +255,12 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
       locked(async () => {
         settings.timestampIntervalSec = seconds;
       }),
-    setAutomine(enabled) {
-      if (enabled) startTimer(0);
-      settings.automine = enabled;
-    },
+    setAutomine: (enabled) =>
+      locked(async () => {
+        if (enabled) startTimer(0);
+        settings.automine = enabled;
+        if (enabled && pool.all().length > 0) await mineFromPool();
+      }),
     automine: () => settings.automine,
     setIntervalMining(seconds) {
       settings.automine = false;
