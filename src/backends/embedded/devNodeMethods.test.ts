@@ -83,6 +83,8 @@ describe('dev-node methods', () => {
       const [ours, theirs] = await both(method, [...params]);
       expect(ours).toEqual(theirs);
     }
+    const [accounts, anvilAccounts] = await both('eth_accounts');
+    expect(accounts).toEqual(anvilAccounts);
     const [ours, theirs] = await both('eth_sendTransaction', [request]);
     expect(ours).toEqual(theirs);
     const hash = (ours as { result: Hex }).result;

@@ -5,7 +5,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToUnprefixedHex, unpadBytes } from '@ethereumjs/util';
+import { Account, Address, bytesToUnprefixedHex, hexToBytes, unpadBytes } from '@ethereumjs/util';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { BlockMiner, BuiltBlock } from './blockMiner.js';
 import type { ChainCore } from './chainCore.js';
@@ -57,6 +57,8 @@ export interface DevControls {
   /** eth_sendTransaction may send from `address` without its key (anvil_impersonateAccount). */
   impersonate(address: Uint8Array): void;
   stopImpersonating(address: Uint8Array): void;
+  /** Explicitly impersonated addresses, in the order they were added (anvil lists them in eth_accounts). */
+  impersonatedAddresses(): Uint8Array[];
   setAutoImpersonate(enabled: boolean): void;
   /** Removes a pooled transaction; false when none has this hash. */
   dropTransaction(hash: Uint8Array): Promise<boolean>;
@@ -285,6 +287,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     stopImpersonating(address) {
       settings.impersonated.delete(bytesToUnprefixedHex(address));
     },
+    impersonatedAddresses: () => [...settings.impersonated].map((h) => hexToBytes(`0x${h}`)),
     setAutoImpersonate(enabled) {
       settings.autoImpersonate = enabled;
     },
