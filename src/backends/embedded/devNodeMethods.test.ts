@@ -116,21 +116,65 @@ describe('dev-node methods', () => {
     expect((await call<Obj>('eth_getTransactionByHash', [hash])).from).toBe(WHALE);
   });
 
-  it('error: stopped impersonation, a contract sender and signing for an impersonated address are refused clearly', async () => {
+  it('error: stopped impersonation and signing for an impersonated address are refused clearly', async () => {
     await call('anvil_impersonateAccount', [WHALE]);
     expect(await rpc(table, 'eth_signTransaction', [{ from: WHALE, to: DEV0 }])).toEqual({ error: { code: -32602, message: 'No Signer available' } });
     expect(await rpc(table, 'eth_sign', [WHALE, '0x68656c6c6f'])).toEqual({ error: { code: -32602, message: 'No Signer available' } });
     await call('anvil_stopImpersonatingAccount', [WHALE]);
     const refused = await rpc(table, 'eth_sendTransaction', [{ from: WHALE, to: DEV0 }]);
     expect(refused).toMatchObject({ error: { code: -32602, message: expect.stringContaining('No Signer available for 0x1111111111111111111111111111111111111111') } });
-    await call('anvil_impersonateAccount', [STAMP_AT]);
-    await call('anvil_setBalance', [STAMP_AT, '0xde0b6b3a7640000']);
-    const contract = await rpc(table, 'eth_sendTransaction', [{ from: STAMP_AT, to: DEV0, gas: '0x5208' }]);
-    expect(JSON.stringify(contract)).toContain('it is a contract (EIP-3607)');
     await call('anvil_autoImpersonateAccount', [true]);
     await call('anvil_setBalance', ['0x2222222222222222222222222222222222222222', '0xde0b6b3a7640000']);
     expect(await call<Hex>('eth_sendTransaction', [{ from: '0x2222222222222222222222222222222222222222', to: DEV0, value: '0x0' }])).toMatch(/^0x[0-9a-f]{64}$/);
     await call('anvil_autoImpersonateAccount', [false]);
+  });
+
+  it('behavior: an impersonated contract sends like on anvil (EIP-3607 skipped): same hash, state and callTracer, replayed exactly in a worker and after a restart', async () => {
+    const vault: Hex = '0x00000000000000000000000000000000000000f5';
+    // sstore(0, add(sload(0), 1)); stop: runs when the vault calls itself.
+    const code: Hex = '0x60005460010160005500';
+    const setup: [string, unknown[]][] = [
+      ['anvil_setCode', [vault, code]],
+      ['anvil_setBalance', [vault, '0xde0b6b3a7640000']],
+      ['anvil_impersonateAccount', [vault]],
+    ];
+    for (const [method, params] of setup) {
+      const [ours, theirs] = await both(method, params);
+      expect({ method, ours }).toEqual({ method, ours: theirs });
+    }
+    const fees = { maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00', nonce: '0x0' };
+    const [toEoa, anvilToEoa] = await both('eth_sendTransaction', [{ from: vault, to: DEV0, value: '0x10', gas: '0x5208', ...fees }]);
+    expect(toEoa).toEqual(anvilToEoa);
+    const [toSelf, anvilToSelf] = await both('eth_sendTransaction', [{ from: vault, to: vault, gas: '0x186a0', ...fees, nonce: '0x1' }]);
+    expect(toSelf).toEqual(anvilToSelf);
+    for (const [method, params] of [
+      ['eth_getTransactionCount', [vault, 'latest']],
+      ['eth_getCode', [vault, 'latest']],
+      ['eth_getStorageAt', [vault, '0x0', 'latest']],
+    ] as [string, unknown[]][]) {
+      const [a, b] = await both(method, params);
+      expect({ method, a }).toEqual({ method, a: b });
+    }
+    const selfHash = (toSelf as { result: Hex }).result;
+    // Balances differ with the chains' base fees; what each transaction used and did must not.
+    for (const hash of [(toEoa as { result: Hex }).result, selfHash]) {
+      const [receipt, anvilReceipt] = (await both('eth_getTransactionReceipt', [hash])) as { result: Obj }[];
+      const pick = (r: Obj) => ({ status: r.status, gasUsed: r.gasUsed, from: r.from, to: r.to });
+      expect(pick(receipt!.result)).toEqual(pick(anvilReceipt!.result));
+    }
+    const [callTrace, anvilCallTrace] = await both('debug_traceTransaction', [selfHash, { tracer: 'callTracer' }]);
+    // The root frame's `gas` is geth's (the transaction's gas limit), a convention README lists.
+    const withoutGas = (r: RpcResponse) => ({ ...(r as { result: Obj }).result, gas: undefined });
+    expect(withoutGas(callTrace!)).toEqual(withoutGas(anvilCallTrace!));
+    const views = await replayViews(table, selfHash);
+    expect(views.diff.post[vault].nonce).toBe(2);
+    expect(await replayViews(pooled, selfHash)).toEqual(views);
+    await chain.close();
+    chain = await openChain();
+    table = tableFor(chain, createTracer({ chain, useMinedRecords: false }));
+    pooled = tableFor(chain, createTracer({ chain, useMinedRecords: false, runJob: (job) => pool.run(job) }));
+    expect(await replayViews(table, selfHash)).toEqual(views);
+    expect(await replayViews(pooled, selfHash)).toEqual(views);
   });
 
   it('behavior: evm_increaseTime, the timestamp interval, base fee, gas limit and coinbase shape the next blocks, and traces of their transactions replay what was mined', async () => {

@@ -25,6 +25,7 @@ import { type DevChainConfig, createChainCommon } from './chainConfig.js';
 import { loadKzg } from '../execute/kzgSetup.js';
 import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
 import { CREATE2_DEPLOYER_ADDRESS, HISTORY_STORAGE_ADDRESS, createGenesisBlock, writeGenesisState } from './genesis.js';
+import { allowImpersonatedContractSenders } from './impersonatedTransaction.js';
 import { type StateKeyIndex, createStateKeyIndex } from './stateKeyIndex.js';
 import { createReadCaches } from './readCaches.js';
 import type { ReceiptRecord } from './receiptCodec.js';
@@ -209,7 +210,7 @@ function createCore(parts: CoreParts): ChainCore {
   }
 
   async function createVmOn(stateManager: MerkleStateManager, vmCommon: Common = common.copy()): Promise<VM> {
-    return createVM({ common: vmCommon, stateManager, blockchain: vmBlockchain });
+    return allowImpersonatedContractSenders(await createVM({ common: vmCommon, stateManager, blockchain: vmBlockchain }));
   }
 
   const reads = createReadCaches({ common, openState, createVmOn });

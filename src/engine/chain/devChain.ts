@@ -6,7 +6,7 @@ import type { Proof } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Address, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { Address, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import { type BlockMiner, createBlockMiner, pendingBaseFee } from './blockMiner.js';
 import { type CallGuard, type CallTarget, callEnvOfCore, executeCall } from './callExecution.js';
@@ -23,7 +23,7 @@ import type { StateOverrides } from './stateOverrides.js';
 import { type TransactionRequest, requestToTransaction, requestTxType } from './transactionRequest.js';
 import { checkTransactionAdmission, decodeRawTransaction, recoverSender } from './txValidation.js';
 import { type PooledTransaction, type TxPool, createTxPool } from './txPool.js';
-import { toImpersonatedTransaction } from './impersonatedTransaction.js';
+import { isImpersonatedTransaction, toImpersonatedTransaction } from './impersonatedTransaction.js';
 import { type MiningSettings, createMiningSettings, isImpersonated } from './miningSettings.js';
 import type { ChainView } from './types.js';
 
@@ -152,6 +152,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       baseFee: baseFeeOfNext(),
       blockGasLimit: settings.gasLimit,
       expectedNonce: (account?.nonce ?? 0n) + BigInt(pool.countFrom(senderHex)),
+      allowContractSender: isImpersonatedTransaction(tx),
     });
     for (const listener of pendingListeners) listener(hash);
     if (!settings.automine) {
@@ -248,13 +249,6 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       return locked(async () => {
         const unsigned = await fillTransaction(request, sender.address);
         if (sender.key) return submit(unsigned.sign(sender.key));
-        const state = await miner.workingState();
-        const account = await state.getAccount(new Address(sender.address));
-        const code = account && !equalsBytes(account.codeHash, KECCAK256_NULL) ? await state.getCode(new Address(sender.address)) : undefined;
-        // EIP-7702 delegated accounts may send; any other code makes the VM refuse the sender.
-        if (code && !(code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)) {
-          throw new ServerError(`cannot send from ${new Address(sender.address).toString()}: it is a contract (EIP-3607); the embedded chain sends impersonated transactions from accounts without code only`);
-        }
         return submit(toImpersonatedTransaction(unsigned, sender.address, txCommon));
       });
     },
