@@ -40,6 +40,13 @@ describe('filter registry', () => {
     expect(() => registry.changes(id, 'k')).toThrow('filter not found');
   });
 
+  it('error: a log filter whose historic logs exceed what a filter may hold is refused at once, not installed', () => {
+    const registry = createFilterRegistry({ clock: () => 0, maxQueued: 3 });
+    expect(() => registry.newLogFilter({ topics: [] }, 'k', block(1, 4).logs)).toThrow(expect.objectContaining({ code: -32005, message: expect.stringContaining('reaches back over 4 logs') }));
+    expect(registry.size()).toBe(0);
+    expect(registry.newLogFilter({ topics: [] }, 'k', block(1, 3).logs)).toMatch(/^0x/);
+  });
+
   it('error: past the bound of changes all filters together may hold, the filter that would pass it is dropped; polling frees room', () => {
     const registry = createFilterRegistry({ clock: () => 0, maxQueuedTotal: 5 });
     const polled = registry.newBlockFilter('k');

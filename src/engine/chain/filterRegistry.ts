@@ -184,8 +184,11 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
 
   return {
     newLogFilter(criteria, clientKey, initial = []) {
-      const [id, filter] = install('logs', clientKey, criteria);
       const logs = initial.filter((l) => logMatches(l, criteria));
+      if (logs.length > maxQueued) {
+        throw new LimitExceededError(`the filter's fromBlock reaches back over ${logs.length} logs, more than a filter may hold (${maxQueued}); read them with eth_getLogs and start the filter later`);
+      }
+      const [id, filter] = install('logs', clientKey, criteria);
       if (queue(filter, logs.length)) filter.logs.push(...logs.map((l) => ({ ...l, removed: false })));
       return id;
     },
