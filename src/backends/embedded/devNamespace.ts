@@ -1,4 +1,5 @@
-// The dev-control namespace of the embedded chain: evm_* plus anvil_* setters and their hardhat_* aliases.
+// The dev-control namespace of the embedded chain: evm_* plus anvil_* setters, impersonation, mining
+// mode, time and node info, with their hardhat_* aliases.
 import { evmSchema } from '../../rpc/schema/evm.js';
 import { anvil_mine } from './anvil_mine.js';
 import { anvil_setBalance } from './anvil_setBalance.js';
@@ -6,6 +7,7 @@ import { anvil_setCode } from './anvil_setCode.js';
 import { anvil_setNonce } from './anvil_setNonce.js';
 import { anvil_setStorageAt } from './anvil_setStorageAt.js';
 import type { ChainMethodDeps } from './chainMethodDeps.js';
+import { createDevSettingHandlers } from './devSettingMethods.js';
 import { evm_mine } from './evm_mine.js';
 import { evm_revert } from './evm_revert.js';
 import { evm_setNextBlockTimestamp } from './evm_setNextBlockTimestamp.js';
@@ -33,5 +35,6 @@ export function createDevNamespace(deps: ChainMethodDeps): Namespace<typeof evmS
     hardhat_setNonce: setNonce,
     anvil_setStorageAt: setStorageAt,
     hardhat_setStorageAt: setStorageAt,
+    ...createDevSettingHandlers(deps),
   });
 }

@@ -80,7 +80,7 @@ describe('eth namespace', () => {
     expect(await rpc(f.table, 'eth_sendRawTransaction', ['0xzz'])).toMatchObject({ error: { code: -32602 } });
     expect(await rpc(f.table, 'eth_bogus', [])).toMatchObject({ error: { code: -32601 } });
     expect(await rpc(f.table, 'eth_sendTransaction', [{ from: `0x${'11'.repeat(20)}`, to: f.accounts[1] }])).toMatchObject({
-      error: { code: -32000, message: expect.stringContaining('no signer for 0x1111111111111111111111111111111111111111') },
+      error: { code: -32602, message: expect.stringContaining('No Signer available for 0x1111111111111111111111111111111111111111') },
     });
   });
 

@@ -1,6 +1,16 @@
 // The eth_* namespace of the embedded dev chain: schema plus one handler per method.
 import { ethSchema } from '../../rpc/schema/eth.js';
+import { filterSchema } from '../../rpc/schema/filter.js';
+import { signingSchema } from '../../rpc/schema/signing.js';
+import { rawDataSchema, txpoolSchema } from '../../rpc/schema/txpool.js';
+import { createChainFilters } from './chainFilters.js';
 import type { ChainMethodDeps } from './chainMethodDeps.js';
+import { eth_blobBaseFee } from './eth_blobBaseFee.js';
+import { eth_createAccessList } from './eth_createAccessList.js';
+import { createFilterHandlers } from './filterMethods.js';
+import { createRawDataHandlers } from './rawDataMethods.js';
+import { createSigningHandlers } from './signingMethods.js';
+import { createTxpoolHandlers } from './txpoolMethods.js';
 import { eth_accounts } from './eth_accounts.js';
 import { eth_blockNumber } from './eth_blockNumber.js';
 import { eth_call } from './eth_call.js';
@@ -30,9 +40,21 @@ import { eth_sendTransaction } from './eth_sendTransaction.js';
 import { eth_syncing } from './eth_syncing.js';
 import { type Namespace, defineNamespace } from './methodTable.js';
 
-/** eth_* methods served by the embedded chain. */
-export function createEthNamespace(deps: ChainMethodDeps): Namespace<typeof ethSchema> {
-  return defineNamespace(ethSchema, {
+const chainSchema = { ...ethSchema, ...filterSchema, ...signingSchema, ...txpoolSchema, ...rawDataSchema };
+
+/**
+ * eth_* methods served by the embedded chain, with its polled filters, signing (eth_sign,
+ * personal_sign, eth_signTypedData_v4, eth_signTransaction), txpool_* and debug_getRaw*.
+ */
+export function createEthNamespace(deps: ChainMethodDeps): Namespace<typeof chainSchema> {
+  const filters = deps.filters ?? createChainFilters(deps.chain);
+  return defineNamespace(chainSchema, {
+    ...createFilterHandlers(deps, filters),
+    ...createSigningHandlers(deps),
+    ...createTxpoolHandlers(deps),
+    ...createRawDataHandlers(deps),
+    eth_createAccessList: eth_createAccessList(deps),
+    eth_blobBaseFee: eth_blobBaseFee(deps),
     eth_chainId: eth_chainId(deps),
     eth_blockNumber: eth_blockNumber(deps),
     eth_accounts: eth_accounts(deps),

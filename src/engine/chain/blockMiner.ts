@@ -16,6 +16,8 @@ import { attachRecorder } from '../record/createRecorder.js';
 import type { ExecutionRecord } from '../record/types.js';
 import type { ChainCore } from './chainCore.js';
 import { createPreparedCommon } from './chainConfig.js';
+import type { MiningSettings } from './miningSettings.js';
+import { reportStateWrites } from './stateKeyIndex.js';
 import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 
@@ -82,6 +84,13 @@ export interface BlockMiner {
 export interface BlockMinerOptions {
   /** Where built blocks' records are staged; without it nothing is recorded. */
   records?: MinedRecordStore;
+  /** Gas limit, coinbase and base fee of the next blocks (default: the chain's config). */
+  settings?: Pick<MiningSettings, 'gasLimit' | 'coinbase' | 'nextBaseFeeWei'>;
+}
+
+/** Base fee of the block after the head: a dev override (anvil_setNextBlockBaseFeePerGas) or the 1559 rule. */
+export function pendingBaseFee(core: ChainCore, settings: Pick<MiningSettings, 'nextBaseFeeWei'> | undefined): bigint {
+  return settings?.nextBaseFeeWei ?? nextBaseFee(core.head(), core.config.baseFeeWei);
 }
 
 /** Creates the miner over the core's persistent state. */
@@ -89,9 +98,9 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
   const store = options.records;
   // The headers and blocks the builder constructs copy the VM's Common: a prepared one spares
   // each of them the parameter merge.
-  const createMinerVm = async (): Promise<VM> => core.createVmOn(await core.openState(core.workingRoot(), 'persistent'), createPreparedCommon(core.common));
+  const createMinerVm = async (): Promise<VM> => core.createVmOn(reportStateWrites(await core.openState(core.workingRoot(), 'persistent'), core.stateKeys), createPreparedCommon(core.common));
   let vm: VM = await createMinerVm();
-  const coinbase = hexToBytes(core.config.coinbase as `0x${string}`);
+  const settings = options.settings ?? { gasLimit: core.config.gasLimit, coinbase: hexToBytes(core.config.coinbase as `0x${string}`), nextBaseFeeWei: undefined };
 
   async function syncToWorkingRoot(root: Uint8Array): Promise<void> {
     if (!equalsBytes(await vm.stateManager.getStateRoot(), root)) await vm.stateManager.setStateRoot(root);
@@ -108,12 +117,12 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
     const preStateRoot = core.workingRoot();
     await syncToWorkingRoot(preStateRoot);
     const parent = core.head();
-    const baseFee = nextBaseFee(parent, core.config.baseFeeWei);
+    const baseFee = pendingBaseFee(core, settings);
     const number = parent.header.number + 1n;
     const headerData = {
       number,
-      coinbase,
-      gasLimit: core.config.gasLimit,
+      coinbase: settings.coinbase,
+      gasLimit: settings.gasLimit,
       timestamp: timestampSec,
       baseFeePerGas: baseFee,
       // Deterministic PREVRANDAO so a replay of the block sees the same value.

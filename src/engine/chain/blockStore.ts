@@ -6,6 +6,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { type Block, createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { hasZeroSignature, restoreImpersonatedSenders } from './impersonatedTransaction.js';
 import { type ReceiptRecord, bytesToReceiptRecords, receiptRecordsToBytes } from './receiptCodec.js';
 
 /** Where a transaction sits on the canonical chain. */
@@ -142,7 +143,13 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     if (cached) return cached;
     const row = q.blockRlp.get(toBuffer(hash));
     if (!row) return undefined;
-    const block = createBlockFromRLP(fromBuffer(row.rlp), { common });
+    let block = createBlockFromRLP(fromBuffer(row.rlp), { common });
+    // Impersonated transactions are stored with a zero signature: their senders are in the receipts.
+    if (block.transactions.some(hasZeroSignature)) {
+      const receiptsRow = q.receipts.get(toBuffer(hash));
+      const senders = receiptsRow ? bytesToReceiptRecords(fromBuffer(receiptsRow.receipts)).map((r) => r.from) : [];
+      block = restoreImpersonatedSenders(block, senders, common);
+    }
     cacheBlock(key, block);
     return block;
   }

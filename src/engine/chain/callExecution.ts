@@ -56,6 +56,8 @@ export interface CallOutcome {
   gasRefund: bigint;
   /** EVM halt reason from ethereumjs (`revert`, `out of gas`, ...), undefined on success. */
   error: string | undefined;
+  /** Addresses and slots the run accessed, when asked for (EIP-2930 shape, hex). */
+  accessList?: { address: string; storageKeys: string[] }[];
 }
 
 /** A prepared call that can be run several times with different gas limits (gas estimation). */
@@ -65,7 +67,7 @@ export interface CallSession {
   /** Per-gas price the call pays (0 when the request names no fee). */
   readonly feeCap: bigint;
   /** Runs the call with `gasLimit`; the state is restored afterwards. */
-  run(gasLimit: bigint): Promise<CallOutcome>;
+  run(gasLimit: bigint, options?: { reportAccessList?: boolean }): Promise<CallOutcome>;
 }
 
 /** EIP-7702 delegated code (0xef0100 ‖ address): such senders may send transactions anyway. */
@@ -96,7 +98,7 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
     from,
     stateManager,
     feeCap,
-    async run(gasLimit) {
+    async run(gasLimit, options = {}) {
       if (balance < value + gasLimit * feeCap) {
         throw new ServerError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${value + gasLimit * feeCap}`);
       }
@@ -111,12 +113,13 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
           // EXTCODEHASH of the sender differs during such a call.
           await stateManager.putAccount(from, new Account(account!.nonce, account!.balance, account!.storageRoot, KECCAK256_NULL));
         }
-        const result = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+        const result = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true, reportAccessList: options.reportAccessList });
         return {
           returnValue: result.execResult.returnValue,
           gasUsed: result.totalGasSpent,
           gasRefund: result.gasRefund ?? 0n,
           error: result.execResult.exceptionError?.error,
+          accessList: result.accessList,
         };
       } catch (error) {
         // The guard's timeout and cancellation (and any other RPC error) pass unchanged.

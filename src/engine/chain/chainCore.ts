@@ -12,7 +12,7 @@ import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { KECCAK256_RLP, bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
@@ -24,7 +24,9 @@ import { createBlockStoreReads } from './blockStoreReads.js';
 import { type DevChainConfig, createChainCommon } from './chainConfig.js';
 import { loadKzg } from '../execute/kzgSetup.js';
 import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
-import { createGenesisBlock, writeGenesisState } from './genesis.js';
+import { CREATE2_DEPLOYER_ADDRESS, HISTORY_STORAGE_ADDRESS, createGenesisBlock, writeGenesisState } from './genesis.js';
+import { allowImpersonatedContractSenders } from './impersonatedTransaction.js';
+import { type StateKeyIndex, createStateKeyIndex } from './stateKeyIndex.js';
 import { createReadCaches } from './readCaches.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 import type { ChainView, CreateVmOptions, HeadEvent } from './types.js';
@@ -33,6 +35,8 @@ export interface ChainCore extends ChainView {
   readonly config: DevChainConfig;
   readonly accounts: readonly DevAccount[];
   readonly blocks: BlockStore;
+  /** Plain addresses and slots the state was written at (for state dumps). */
+  readonly stateKeys: StateKeyIndex;
   /** The current canonical head block. */
   head(): Block;
   /** State root `latest` reads and the next block builds on (head root plus setter changes). */
@@ -99,8 +103,9 @@ export async function openChainCore(config: DevChainConfig): Promise<ChainCore> 
   try {
     const trieStore = createTrieNodeStore({ db });
     const blocks = createBlockStore({ db, common });
-    await ensureGenesis({ db, blocks, trieStore, common, config, accounts });
-    return createCore({ db, blocks, trieStore, common, config, accounts, checkpointer: config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined });
+    const stateKeys = createStateKeyIndex(db);
+    await ensureGenesis({ db, blocks, trieStore, common, config, accounts, stateKeys });
+    return createCore({ db, blocks, trieStore, common, config, accounts, stateKeys, checkpointer: config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined });
   } catch (error) {
     db.close();
     throw error;
@@ -125,10 +130,14 @@ interface CoreParts {
   common: Common;
   config: DevChainConfig;
   accounts: readonly DevAccount[];
+  stateKeys: StateKeyIndex;
 }
 
 async function ensureGenesis(parts: CoreParts): Promise<void> {
-  const { db, blocks, trieStore, common, config, accounts } = parts;
+  const { db, blocks, trieStore, common, config, accounts, stateKeys } = parts;
+  // Genesis accounts are known keys, also for data dirs older than the key index.
+  for (const address of [...accounts.map((a) => a.address.bytes), hexToBytes(CREATE2_DEPLOYER_ADDRESS), hexToBytes(HISTORY_STORAGE_ADDRESS)]) stateKeys.note(address);
+  db.transaction(() => stateKeys.flushPending())();
   const fingerprint = JSON.stringify({ chainId: config.chainId.toString(), hardfork: config.hardfork });
   const stored = blocks.getMeta(META_CONFIG);
   if (stored) {
@@ -201,7 +210,7 @@ function createCore(parts: CoreParts): ChainCore {
   }
 
   async function createVmOn(stateManager: MerkleStateManager, vmCommon: Common = common.copy()): Promise<VM> {
-    return createVM({ common: vmCommon, stateManager, blockchain: vmBlockchain });
+    return allowImpersonatedContractSenders(await createVM({ common: vmCommon, stateManager, blockchain: vmBlockchain }));
   }
 
   const reads = createReadCaches({ common, openState, createVmOn });
@@ -212,6 +221,7 @@ function createCore(parts: CoreParts): ChainCore {
     config,
     accounts,
     blocks,
+    stateKeys: parts.stateKeys,
     head: () => head!,
     headNumber: () => head!.header.number,
     workingRoot: () => workingRoot,
@@ -246,6 +256,7 @@ function createCore(parts: CoreParts): ChainCore {
     commitBlock(block, receipts, preStateRoot) {
       db.transaction(() => {
         trieStore.flushPending();
+        parts.stateKeys.flushPending();
         blocks.putCanonicalBlock(block, receipts, preStateRoot);
         blocks.setMeta(META_HEAD, block.hash());
         blocks.setMeta(META_WORKING_ROOT, block.header.stateRoot);
@@ -257,12 +268,14 @@ function createCore(parts: CoreParts): ChainCore {
     commitWorkingRoot(root) {
       db.transaction(() => {
         trieStore.flushPending();
+        parts.stateKeys.flushPending();
         blocks.setMeta(META_WORKING_ROOT, root);
       })();
       workingRoot = root;
     },
     discardPending() {
       trieStore.discardPending();
+      parts.stateKeys.discardPending();
     },
     rewindTo(number, root) {
       const target = getBlockByNumber(number);

@@ -9,6 +9,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex } from '@ethereumjs/util';
 import { createVM } from '@ethereumjs/vm';
+import { allowImpersonatedContractSenders } from './impersonatedTransaction.js';
 import { ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
@@ -69,7 +70,7 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
     }
   }
 
-  const createVmOn = (stateManager: MerkleStateManager) => createVM({ common: common.copy(), stateManager, blockchain: vmBlockchain });
+  const createVmOn = async (stateManager: MerkleStateManager) => allowImpersonatedContractSenders(await createVM({ common: common.copy(), stateManager, blockchain: vmBlockchain }));
   const reads = createReadCaches({ common, openState, createVmOn });
 
   return {

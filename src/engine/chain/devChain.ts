@@ -6,22 +6,25 @@ import type { Proof } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
-import { ServerError } from '../../rpc/errors.js';
-import { type BlockMiner, createBlockMiner, nextBaseFee } from './blockMiner.js';
+import { Address, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
+import { type BlockMiner, createBlockMiner, pendingBaseFee } from './blockMiner.js';
 import { type CallGuard, type CallTarget, callEnvOfCore, executeCall } from './callExecution.js';
 import { type DevChainConfig, type DevChainOptions, createPreparedCommon, resolveChainConfig } from './chainConfig.js';
 import { type ChainCore, openChainCore } from './chainCore.js';
 import type { DevAccount } from './devAccounts.js';
 import { type DevControls, createDevControls } from './devControls.js';
 import { type MinedRecordStore, createMinedRecordStore } from './minedRecordStore.js';
+import { type CreatedAccessList, createAccessList } from './accessListCreation.js';
 import { type FeeHistory, computeFeeHistory } from './feeHistory.js';
 import { estimateGas } from './gasEstimation.js';
 import { type LogEntry, type LogFilter, blockLogEntries, queryLogs } from './logQuery.js';
 import type { StateOverrides } from './stateOverrides.js';
 import { type TransactionRequest, requestToTransaction, requestTxType } from './transactionRequest.js';
 import { checkTransactionAdmission, decodeRawTransaction, recoverSender } from './txValidation.js';
-import { type TxPool, createTxPool } from './txPool.js';
+import { type PooledTransaction, type TxPool, createTxPool } from './txPool.js';
+import { isImpersonatedTransaction, toImpersonatedTransaction } from './impersonatedTransaction.js';
+import { type MiningSettings, createMiningSettings, isImpersonated } from './miningSettings.js';
 import type { ChainView } from './types.js';
 
 /** Smallest priority fee anvil suggests, and the one it fills into eth_sendTransaction (1 gwei). */
@@ -56,8 +59,21 @@ export interface DevChain extends ChainView, DevControls {
   suggestedPriorityFee(): Promise<bigint>;
   /** Submits a signed transaction; in automine mode it is mined before this resolves. Returns its hash. */
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>;
-  /** Fills, signs (dev accounts only) and submits a transaction. Returns its hash. */
+  /**
+   * Fills, signs (dev accounts) or marks as impersonated (anvil_impersonateAccount) and submits a
+   * transaction. Returns its hash.
+   */
   sendTransaction(request: TransactionRequest): Promise<Uint8Array>;
+  /** Fills and signs a transaction with a dev account's key without sending it; returns the raw bytes. */
+  signTransaction(request: TransactionRequest): Promise<Uint8Array>;
+  /** Transactions waiting in the pool, in arrival order. */
+  pendingTransactions(): readonly PooledTransaction[];
+  /** Subscribes to transactions entering the pool (also in automine mode); returns the unsubscribe function. */
+  onPendingTransaction(listener: (hash: Uint8Array) => void): () => void;
+  /** Fee recipient of the next block (20 bytes). */
+  coinbase(): Uint8Array;
+  /** Gas limit of the next block. */
+  nextGasLimit(): bigint;
   /**
    * eth_call on this thread, within `config.callTimeoutMs` (ExecutionTimeoutError past it) and
    * stopped when `options.signal` aborts (ExecutionCancelledError).
@@ -65,6 +81,8 @@ export interface DevChain extends ChainView, DevControls {
   call(request: TransactionRequest, block: Block, overrides?: StateOverrides, options?: CallOptions): Promise<Uint8Array>;
   /** eth_estimateGas on this thread: the whole search within `config.callTimeoutMs`, like `call`. */
   estimateGas(request: TransactionRequest, block: Block, overrides?: StateOverrides, options?: CallOptions): Promise<bigint>;
+  /** eth_createAccessList on this thread, under the call guard. */
+  createAccessList(request: TransactionRequest, block: Block, options?: CallOptions): Promise<CreatedAccessList>;
   feeHistory(blockCount: bigint, newest: Block, rewardPercentiles?: readonly number[]): Promise<FeeHistory>;
   getLogs(filter: LogFilter): Promise<LogEntry[]>;
   blockLogs(block: Block): Promise<LogEntry[]>;
@@ -101,11 +119,13 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   // leave it when the block is rewound away.
   const records = config.minedRecordBytes > 0 ? createMinedRecordStore({ maxBytes: config.minedRecordBytes }) : undefined;
   if (records) core.onHead((event) => records.onHead(event));
-  const miner: BlockMiner = await createBlockMiner(core, { records });
+  const settings: MiningSettings = createMiningSettings(config);
+  const miner: BlockMiner = await createBlockMiner(core, { records, settings });
   const pool: TxPool = createTxPool();
   const locked = createLock();
-  const automine = config.blockTimeSec === 0;
-  const handle = createDevControls({ core, miner, pool, locked });
+  const handle = createDevControls({ core, miner, pool, locked, settings });
+  const pendingListeners = new Set<(hash: Uint8Array) => void>();
+  const baseFeeOfNext = (): bigint => pendingBaseFee(core, settings);
   // Submitted transactions are built on a prepared Common (no parameter merge per transaction).
   const txCommon = createPreparedCommon(core.common);
 
@@ -129,11 +149,13 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     const senderHex = bytesToUnprefixedHex(sender.bytes);
     await checkTransactionAdmission(tx, {
       state,
-      baseFee: nextBaseFee(core.head(), config.baseFeeWei),
-      blockGasLimit: config.gasLimit,
+      baseFee: baseFeeOfNext(),
+      blockGasLimit: settings.gasLimit,
       expectedNonce: (account?.nonce ?? 0n) + BigInt(pool.countFrom(senderHex)),
+      allowContractSender: isImpersonatedTransaction(tx),
     });
-    if (!automine) {
+    for (const listener of pendingListeners) listener(hash);
+    if (!settings.automine) {
       pool.add(tx, senderHex);
       return hash;
     }
@@ -164,6 +186,36 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     return { deadlineMs: now() + config.callTimeoutMs, yieldEveryMs: 5, now, timeoutMs: config.callTimeoutMs, signal };
   }
 
+  /** Who sends `request`: a dev account (with its key) or an impersonated address (without). */
+  function senderOf(request: TransactionRequest): { address: Uint8Array; key?: Uint8Array } {
+    const from = request.from ?? core.accounts[0]?.address.bytes;
+    const signer = from && core.accounts.find((a) => equalsBytes(a.address.bytes, from));
+    if (signer) return { address: signer.address.bytes, key: signer.privateKey };
+    if (from && isImpersonated(settings, from)) return { address: from };
+    // anvil's code and text, with the address and the remedy.
+    throw new InvalidParamsError(`No Signer available for ${from ? new Address(from).toString() : 'the request'}: eth_sendTransaction signs only for the dev accounts and impersonated addresses (anvil_impersonateAccount)`);
+  }
+
+  /** Fills nonce, gas and fees like anvil (caller holds the lock); the result is unsigned. */
+  async function fillTransaction(request: TransactionRequest, from: Uint8Array): Promise<TypedTransaction> {
+    if (request.chainId !== undefined && request.chainId !== core.chainId) {
+      throw new ServerError(`invalid chain id: have ${request.chainId} want ${core.chainId}`);
+    }
+    const filledRequest = { ...request, from };
+    // anvil: legacy price and fee cap are the next base fee plus the suggested tip; the tip itself is 1 gwei.
+    const suggestedPrice = baseFeeOfNext() + (await suggestedPriorityFee());
+    const priority = request.maxPriorityFeePerGas ?? (request.maxFeePerGas !== undefined && request.maxFeePerGas < DEFAULT_PRIORITY_FEE_WEI ? request.maxFeePerGas : DEFAULT_PRIORITY_FEE_WEI);
+    const fees = {
+      gasPrice: request.gasPrice ?? suggestedPrice,
+      maxFeePerGas: request.maxFeePerGas ?? suggestedPrice,
+      maxPriorityFeePerGas: priority,
+    };
+    const type = requestTxType(request);
+    const gasLimit = request.gas ?? (await estimateGas(callEnv, { ...filledRequest, ...(type < 2 ? { gasPrice: fees.gasPrice } : { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: priority }) }, callTarget(core.head()), undefined, callGuard(undefined)));
+    const nonce = request.nonce ?? (await pendingNonce(from));
+    return requestToTransaction(filledRequest, { type, nonce, gasLimit, ...fees, chainId: core.chainId }, txCommon);
+  }
+
   const chain: DevChain = {
     ...handle.controls,
     chainId: core.chainId,
@@ -186,38 +238,36 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     stateAt: (block) => core.readState(core.stateRootAt(block)),
     pendingNonce,
     pendingTransaction: (hash) => pool.get(hash)?.tx,
-    nextBaseFee: () => nextBaseFee(core.head(), config.baseFeeWei),
+    nextBaseFee: baseFeeOfNext,
     suggestedPriorityFee,
     async sendRawTransaction(raw) {
       const tx = decodeRawTransaction(raw, txCommon);
       return locked(() => submit(tx));
     },
-    async sendTransaction(request) {
-      const from = request.from ?? core.accounts[0]?.address.bytes;
-      const signer = from && core.accounts.find((a) => bytesToUnprefixedHex(a.address.bytes) === bytesToUnprefixedHex(from));
-      if (!signer) throw new ServerError(`no signer for ${from ? new Address(from).toString() : 'the request'}: eth_sendTransaction signs only for the dev accounts`);
-      if (request.chainId !== undefined && request.chainId !== core.chainId) {
-        throw new ServerError(`invalid chain id: have ${request.chainId} want ${core.chainId}`);
-      }
-      const filledRequest = { ...request, from: signer.address.bytes };
+    sendTransaction: async (request) => {
+      const sender = senderOf(request);
       return locked(async () => {
-        // anvil: legacy price and fee cap are the next base fee plus the suggested tip; the tip itself is 1 gwei.
-        const suggestedPrice = nextBaseFee(core.head(), config.baseFeeWei) + (await suggestedPriorityFee());
-        const priority = request.maxPriorityFeePerGas ?? (request.maxFeePerGas !== undefined && request.maxFeePerGas < DEFAULT_PRIORITY_FEE_WEI ? request.maxFeePerGas : DEFAULT_PRIORITY_FEE_WEI);
-        const fees = {
-          gasPrice: request.gasPrice ?? suggestedPrice,
-          maxFeePerGas: request.maxFeePerGas ?? suggestedPrice,
-          maxPriorityFeePerGas: priority,
-        };
-        const type = requestTxType(request);
-        const gasLimit = request.gas ?? (await estimateGas(callEnv, { ...filledRequest, ...(type < 2 ? { gasPrice: fees.gasPrice } : { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: priority }) }, callTarget(core.head()), undefined, callGuard(undefined)));
-        const nonce = request.nonce ?? (await pendingNonce(signer.address.bytes));
-        const unsigned = requestToTransaction(filledRequest, { type, nonce, gasLimit, ...fees, chainId: core.chainId }, txCommon);
-        return submit(unsigned.sign(signer.privateKey));
+        const unsigned = await fillTransaction(request, sender.address);
+        if (sender.key) return submit(unsigned.sign(sender.key));
+        return submit(toImpersonatedTransaction(unsigned, sender.address, txCommon));
       });
     },
+    async signTransaction(request) {
+      const sender = senderOf(request);
+      if (!sender.key) throw new InvalidParamsError('No Signer available');
+      const key = sender.key;
+      return locked(async () => (await fillTransaction(request, sender.address)).sign(key).serialize());
+    },
+    pendingTransactions: () => pool.all(),
+    onPendingTransaction(listener) {
+      pendingListeners.add(listener);
+      return () => pendingListeners.delete(listener);
+    },
+    coinbase: () => settings.coinbase,
+    nextGasLimit: () => settings.gasLimit,
     call: (request, block, overrides, options) => executeCall(callEnv, request, callTarget(block), overrides, callGuard(options?.signal)),
     estimateGas: (request, block, overrides, options) => estimateGas(callEnv, request, callTarget(block), overrides, callGuard(options?.signal)),
+    createAccessList: (request, block, options) => createAccessList(callEnv, request, callTarget(block), callGuard(options?.signal)),
     feeHistory: (count, newest, percentiles) => computeFeeHistory(core, count, newest, percentiles),
     getLogs: (filter) => queryLogs(core, filter),
     blockLogs: (block) => blockLogEntries(core, block),
@@ -231,6 +281,6 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       await core.close();
     },
   };
-  if (!automine) handle.startIntervalMining(config.blockTimeSec);
+  if (!settings.automine) handle.startIntervalMining(config.blockTimeSec);
   return chain;
 }

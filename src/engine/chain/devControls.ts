@@ -5,10 +5,13 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, unpadBytes } from '@ethereumjs/util';
+import { Account, Address, bytesToUnprefixedHex, hexToBytes, unpadBytes } from '@ethereumjs/util';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { BlockMiner, BuiltBlock } from './blockMiner.js';
 import type { ChainCore } from './chainCore.js';
+import { type MiningSettings, createMiningSettings } from './miningSettings.js';
+import { type LoadedStateDump, type StateDumpDocument, applyStateDump, dumpState } from './stateDump.js';
+import { reportStateWrites } from './stateKeyIndex.js';
 import type { TxPool } from './txPool.js';
 
 export interface DevControls {
@@ -24,6 +27,8 @@ export interface DevControls {
   mineBlocks(count: bigint, options?: { intervalSec?: bigint; firstTimestampSec?: bigint }): Promise<void>;
   /** Records (head, working state, clock); returns the id for {@link DevControls.revert}. */
   snapshot(): Promise<bigint>;
+  /** Live snapshots: id → the head number they return to (anvil_metadata). */
+  snapshots(): ReadonlyMap<bigint, bigint>;
   /** Rewinds to a snapshot and forgets it and every later one; false for an unknown id. */
   revert(id: bigint): Promise<boolean>;
   /** Timestamp (seconds) of the next block; later blocks continue from it. */
@@ -33,10 +38,44 @@ export interface DevControls {
   setNonce(address: Uint8Array, nonce: bigint): Promise<void>;
   /** `slot` and `value` are 32-byte words. */
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void>;
+  /** Moves the clock `seconds` ahead (evm_increaseTime); returns the total offset, as anvil does. */
+  increaseTime(seconds: bigint): Promise<bigint>;
+  /** Each next block's timestamp is its parent's plus `seconds`; undefined removes the interval. */
+  setBlockTimestampInterval(seconds: bigint | undefined): Promise<void>;
+  /**
+   * Automine on (interval mining stops; transactions waiting in the pool are mined into a block at
+   * once, so the next automined one has no nonce gap) or off (transactions wait in the pool).
+   */
+  setAutomine(enabled: boolean): Promise<void>;
+  automine(): boolean;
+  /** Mines a block every `seconds` (automine off); 0 stops interval mining. */
+  setIntervalMining(seconds: number): void;
+  setBlockGasLimit(gasLimit: bigint): Promise<void>;
+  /** Base fee of the next block only (later blocks follow EIP-1559 from it). */
+  setNextBlockBaseFee(wei: bigint): Promise<void>;
+  setCoinbase(address: Uint8Array): Promise<void>;
+  /** eth_sendTransaction may send from `address` without its key (anvil_impersonateAccount). */
+  impersonate(address: Uint8Array): void;
+  stopImpersonating(address: Uint8Array): void;
+  /** Explicitly impersonated addresses, in the order they were added (anvil lists them in eth_accounts). */
+  impersonatedAddresses(): Uint8Array[];
+  setAutoImpersonate(enabled: boolean): void;
+  /** Removes a pooled transaction; false when none has this hash. */
+  dropTransaction(hash: Uint8Array): Promise<boolean>;
+  /**
+   * anvil_reset without a fork: back to genesis (every later block removed, the genesis state),
+   * with an empty pool, no snapshots, the clock and the mining settings as configured.
+   */
+  reset(): Promise<void>;
+  /** The working state as anvil's dump document (anvil_dumpState). */
+  dumpState(): Promise<StateDumpDocument>;
+  /** Merges a parsed dump into the working state (anvil_loadState). */
+  loadState(dump: LoadedStateDump): Promise<void>;
 }
 
 export interface DevControlsParts {
   core: ChainCore;
+  settings: MiningSettings;
   miner: BlockMiner;
   pool: TxPool;
   locked: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -65,7 +104,7 @@ interface Snapshot {
 }
 
 export function createDevControls(parts: DevControlsParts): DevControlsHandle {
-  const { core, miner, pool, locked } = parts;
+  const { core, miner, pool, locked, settings } = parts;
   const { config } = core;
   let timeOffsetSec = 0n;
   let nextTimestampSec: bigint | undefined;
@@ -79,8 +118,9 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
 
   function nextTimestamp(): bigint {
     if (nextTimestampSec !== undefined) return nextTimestampSec;
-    const now = nowSec() + timeOffsetSec;
     const parent = core.head().header.timestamp;
+    if (settings.timestampIntervalSec !== undefined) return parent + settings.timestampIntervalSec;
+    const now = nowSec() + timeOffsetSec;
     // Like anvil, blocks mined within the same second share a timestamp rather than drift ahead.
     return now > parent ? now : parent;
   }
@@ -99,6 +139,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     }
     core.commitBlock(built.block, built.receipts, built.preStateRoot);
     nextTimestampSec = undefined;
+    settings.nextBaseFeeWei = undefined;
     return built;
   }
 
@@ -111,7 +152,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
 
   async function modifyWorkingState(change: (state: MerkleStateManager) => Promise<void>): Promise<void> {
     await locked(async () => {
-      const state = await core.openState(core.workingRoot(), 'persistent');
+      const state = reportStateWrites(await core.openState(core.workingRoot(), 'persistent'), core.stateKeys);
       try {
         await change(state);
         core.commitWorkingRoot(await state.getStateRoot());
@@ -120,6 +161,16 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         throw error;
       }
     });
+  }
+
+  function startTimer(periodSec: number): void {
+    if (timer !== undefined) config.timers.clearInterval(timer);
+    timer = undefined;
+    settings.intervalSec = periodSec;
+    if (periodSec <= 0 || stopped) return;
+    timer = config.timers.setInterval(() => {
+      locked(() => mineFromPool()).catch((error: unknown) => config.logger?.error({ err: error }, 'interval mining failed'));
+    }, periodSec * 1000);
   }
 
   const controls: DevControls = {
@@ -155,6 +206,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         return id;
       });
     },
+    snapshots: () => new Map([...snapshots].map(([id, s]) => [id, s.headNumber])),
     revert(id) {
       return locked(async () => {
         const snapshot = snapshots.get(id);
@@ -196,16 +248,77 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         if (!(await state.getAccount(target))) await state.putAccount(target, new Account());
         await state.putStorage(target, slot, unpadBytes(value));
       }),
+    increaseTime: (seconds) =>
+      locked(async () => {
+        timeOffsetSec += seconds;
+        return timeOffsetSec;
+      }),
+    setBlockTimestampInterval: (seconds) =>
+      locked(async () => {
+        settings.timestampIntervalSec = seconds;
+      }),
+    setAutomine: (enabled) =>
+      locked(async () => {
+        if (enabled) startTimer(0);
+        settings.automine = enabled;
+        if (enabled && pool.all().length > 0) await mineFromPool();
+      }),
+    automine: () => settings.automine,
+    setIntervalMining(seconds) {
+      settings.automine = false;
+      startTimer(seconds);
+    },
+    setBlockGasLimit: (gasLimit) =>
+      locked(async () => {
+        if (gasLimit < 21_000n) throw new InvalidParamsError(`gasLimit: at least 21000 gas, got ${gasLimit}`);
+        settings.gasLimit = gasLimit;
+      }),
+    setNextBlockBaseFee: (wei) =>
+      locked(async () => {
+        settings.nextBaseFeeWei = wei;
+      }),
+    setCoinbase: (address) =>
+      locked(async () => {
+        settings.coinbase = address;
+      }),
+    impersonate(address) {
+      settings.impersonated.add(bytesToUnprefixedHex(address));
+    },
+    stopImpersonating(address) {
+      settings.impersonated.delete(bytesToUnprefixedHex(address));
+    },
+    impersonatedAddresses: () => [...settings.impersonated].map((h) => hexToBytes(`0x${h}`)),
+    setAutoImpersonate(enabled) {
+      settings.autoImpersonate = enabled;
+    },
+    reset: () =>
+      locked(async () => {
+        const genesis = await core.getBlockByNumber(0n);
+        if (!genesis) throw new ServerError('the chain has no genesis block');
+        pool.clear();
+        snapshots.clear();
+        core.rewindTo(0n, genesis.header.stateRoot);
+        await miner.reset();
+        timeOffsetSec = 0n;
+        nextTimestampSec = undefined;
+        Object.assign(settings, createMiningSettings(config));
+        startTimer(config.blockTimeSec);
+      }),
+    dumpState: () => locked(async () => dumpState(await core.readState(core.workingRoot()), core.stateKeys)),
+    loadState: (dump) => modifyWorkingState((state) => applyStateDump(state, dump)),
+    dropTransaction: (hash) =>
+      locked(async () => {
+        const entry = pool.get(hash);
+        if (!entry) return false;
+        pool.retain(pool.all().filter((p) => p !== entry).map((p) => p.tx));
+        return true;
+      }),
   };
 
   return {
     controls,
     mineBlock,
-    startIntervalMining(periodSec) {
-      timer = config.timers.setInterval(() => {
-        locked(() => mineFromPool()).catch((error: unknown) => config.logger?.error({ err: error }, 'interval mining failed'));
-      }, periodSec * 1000);
-    },
+    startIntervalMining: startTimer,
     stopIntervalMining() {
       stopped = true;
       if (timer !== undefined) config.timers.clearInterval(timer);

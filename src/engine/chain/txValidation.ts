@@ -66,6 +66,8 @@ export interface AdmissionContext {
   blockGasLimit: bigint;
   /** Nonce the sender's next transaction must carry (account nonce plus queued transactions). */
   expectedNonce: bigint;
+  /** An impersonated transaction: its sender may have code (anvil skips EIP-3607 for them). */
+  allowContractSender?: boolean;
 }
 
 /**
@@ -95,7 +97,7 @@ export async function checkTransactionAdmission(tx: TypedTransaction, ctx: Admis
   if (balance < cost) {
     throw new ServerError(`insufficient funds for gas * price + value: address ${sender} have ${balance} want ${cost}`);
   }
-  if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
+  if (account && !ctx.allowContractSender && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
     const code = await ctx.state.getCode(sender);
     if (!equalsBytes(code.subarray(0, 3), DELEGATION_PREFIX)) {
       throw new ServerError(`sender not an eoa: address ${sender}, codehash: ${bytesToHex(account.codeHash)}`);

@@ -123,4 +123,6 @@ export const ethSchema = {
   eth_getBlockTransactionCountByHash: defineMethod(param('blockHash', Hash32)),
   eth_getBlockReceipts: defineMethod(param('block', BlockNumberOrHash)),
   eth_getLogs: defineMethod(param('filter', LogFilterObject)),
+  eth_createAccessList: defineMethod(param('transaction', TransactionRequestObject), optionalParam('block', BlockNumberOrHash)),
+  eth_blobBaseFee: defineMethod(),
 } as const;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { hexToBigInt } from '../hex.js';
 import { defineMethod, optionalParam, param } from './defineMethod.js';
-import { Address, Data, Quantity, StorageSlot } from './primitives.js';
+import { Address, Data, Hash32, Quantity, StorageSlot } from './primitives.js';
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 
@@ -29,6 +29,14 @@ const setBalance = defineMethod(param('address', Address), param('balance', Quan
 const setCode = defineMethod(param('address', Address), param('code', Data));
 const setNonce = defineMethod(param('address', Address), param('nonce', Uint64));
 const setStorageAt = defineMethod(param('address', Address), param('slot', StorageSlot), param('value', StorageWord));
+const impersonate = defineMethod(param('address', Address));
+const flag = defineMethod(param('enabled', z.boolean({ error: 'expected true or false' })));
+/** Seconds as a JSON number or hex quantity, for evm_increaseTime (anvil takes both; negative refused). */
+const seconds = defineMethod(param('seconds', Seconds));
+const setIntervalMining = defineMethod(param('seconds', Seconds));
+/** anvil_reset's optional argument; only the no-fork form is served. */
+const ResetOptions = z.object({ forking: z.unknown().optional() }, { error: 'expected a reset options object' }).loose();
+const reset = defineMethod(optionalParam('options', ResetOptions));
 const mineBlocks = defineMethod(optionalParam('blocks', Seconds), optionalParam('intervalSec', Seconds));
 
 export const evmSchema = {
@@ -46,4 +54,33 @@ export const evmSchema = {
   hardhat_setNonce: setNonce,
   anvil_setStorageAt: setStorageAt,
   hardhat_setStorageAt: setStorageAt,
+  anvil_impersonateAccount: impersonate,
+  hardhat_impersonateAccount: impersonate,
+  anvil_stopImpersonatingAccount: impersonate,
+  hardhat_stopImpersonatingAccount: impersonate,
+  anvil_autoImpersonateAccount: flag,
+  evm_increaseTime: seconds,
+  anvil_increaseTime: seconds,
+  evm_setAutomine: flag,
+  anvil_setAutomine: flag,
+  anvil_getAutomine: defineMethod(),
+  hardhat_getAutomine: defineMethod(),
+  evm_setIntervalMining: setIntervalMining,
+  anvil_setIntervalMining: setIntervalMining,
+  anvil_setBlockTimestampInterval: seconds,
+  anvil_removeBlockTimestampInterval: defineMethod(),
+  evm_setBlockGasLimit: defineMethod(param('gasLimit', Uint64)),
+  anvil_setNextBlockBaseFeePerGas: defineMethod(param('baseFee', Quantity)),
+  hardhat_setNextBlockBaseFeePerGas: defineMethod(param('baseFee', Quantity)),
+  anvil_setCoinbase: defineMethod(param('address', Address)),
+  hardhat_setCoinbase: defineMethod(param('address', Address)),
+  anvil_dropTransaction: defineMethod(param('hash', Hash32)),
+  hardhat_dropTransaction: defineMethod(param('hash', Hash32)),
+  anvil_dumpState: defineMethod(optionalParam('preserveHistoricalStates', z.boolean({ error: 'expected true or false' }))),
+  anvil_loadState: defineMethod(param('state', Data)),
+  anvil_reset: reset,
+  hardhat_reset: reset,
+  anvil_nodeInfo: defineMethod(),
+  anvil_metadata: defineMethod(),
+  hardhat_metadata: defineMethod(),
 } as const;

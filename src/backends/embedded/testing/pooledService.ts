@@ -9,6 +9,7 @@ import type { TierPolicyOptions } from '../../../gateway/policy/tiers.js';
 import { type TestGateway, startTestGateway } from '../../../gateway/testing/startTestGateway.js';
 import type { ApiKeyTier } from '../../../store/types.js';
 import { createDebugNamespace } from '../debugNamespace.js';
+import { createDevNamespace } from '../devNamespace.js';
 import { createEthNamespace } from '../ethNamespace.js';
 import { createMethodTable } from '../methodTable.js';
 import { createTraceNamespace } from '../traceNamespace.js';
@@ -43,7 +44,7 @@ export async function startPooledService(options: PooledServiceOptions): Promise
   const runJob = pool && ((job: Parameters<TracePool['run']>[0], scope?: Parameters<TracePool['run']>[1]) => pool.run(job, scope));
   const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.traceTimeoutMs, runJob });
   const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: options.callTimeoutMs });
-  const table = createMethodTable(createEthNamespace({ chain, calls }), createTraceNamespace({ tracer }), createDebugNamespace({ tracer }));
+  const table = createMethodTable(createEthNamespace({ chain, calls }), createDevNamespace({ chain }), createTraceNamespace({ tracer }), createDebugNamespace({ tracer }));
   const gateway = await startTestGateway({ networks: [{ name: 'local', table }], tiers: options.tiers, fastPath: options.fastPath });
   return {
     gateway,
