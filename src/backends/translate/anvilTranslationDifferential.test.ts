@@ -1,0 +1,190 @@
+// Differential test of translation (issue 13 item 1) against the real anvil binary: the TraceProbe
+// scenarios go to anvil and to the embedded chain (testing/traceAnvilPair.ts); anvil's debug_*
+// tracer output translated into Parity form must equal the embedded engine's own trace_* answers,
+// and anvil's trace_transaction translated into callTracer/flatCallTracer the embedded engine's
+// debug_traceTransaction, field by field. Each normalisation names its convention in
+// docs/trace-conventions.md and checks its premise; a refusal must be a TranslationGapError whose
+// missing part the embedded answer shows was really there.
+import { parseTransaction, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RpcError, TranslationGapError } from '../../rpc/errors.js';
+import { rpc } from '../embedded/testing/chainRpc.js';
+import { DIFFERENCES, type Entry, type Obj } from '../embedded/testing/traceDifferences.js';
+import { type Json, type TraceAnvilPair, startTraceAnvilPair } from '../embedded/testing/traceAnvilPair.js';
+import { type Upstream, pickTranslation, translations } from './index.js';
+
+/** docs/trace-conventions.md, "Translation": the texts geth words differently where Parity says `Out of gas`. */
+const GETH_OUT_OF_GAS_TEXTS = new Set(['out of gas', 'out of gas: not enough gas for reentrancy sentry', 'contract creation code storage out of gas', 'max code size exceeded', 'contract address collision', 'max initcode size exceeded', 'nonce uint64 overflow']);
+
+function translation(method: string, params: unknown[]) {
+  // The router's view of anvil 1.7.1 (/work/shared/peers/anvil-responses/INDEX.md): debug_* with
+  // callTracer and prestateTracer, trace_transaction/trace_block/trace_replayBlockTransactions.
+  const anvilHas = new Set(['debug_traceTransaction', 'debug_traceCall', 'debug_traceBlockByHash', 'trace_transaction', 'trace_block', 'trace_replayBlockTransactions']);
+  const t = pickTranslation(method, params, (need) => need.method.startsWith('eth_') || (anvilHas.has(need.method) && need.tracer !== 'flatCallTracer'));
+  if (!t) throw new Error(`no translation of ${method} fits anvil`);
+  return t;
+}
+
+describe('translation: anvil output through the record equals the embedded engine', () => {
+  let pair: TraceAnvilPair;
+  let upstream: Upstream;
+  /** Our answer for a method; throws on an error answer. */
+  let ours: (method: string, params: unknown[]) => Promise<Json>;
+  /** Scenario name → [block number, anvil's block hash, our block hash]. */
+  const blocks = new Map<string, { number: string; theirHash: string; ourHash: string }>();
+
+  beforeAll(async () => {
+    pair = await startTraceAnvilPair(['--hardfork', 'prague']);
+    upstream = async (method, params) => {
+      const answer = await pair.anvilRpc(method, params);
+      if ('error' in answer) throw new RpcError(answer.error.message, { code: answer.error.code });
+      return answer.result;
+    };
+    ours = async (method, params) => {
+      const answer = await rpc(pair.table, method, params);
+      if ('error' in answer) throw new Error(`${method}: ${answer.error.message}`);
+      return answer.result as Json;
+    };
+    for (const s of pair.scenarios) {
+      const hash = pair.hashes.get(s.name)!;
+      const [theirs, mine] = await pair.both('eth_getTransactionReceipt', [hash]);
+      expect((theirs as Obj).blockNumber).toBe((mine as Obj).blockNumber);
+      blocks.set(s.name, { number: (theirs as Obj).blockNumber as string, theirHash: (theirs as Obj).blockHash as string, ourHash: (mine as Obj).blockHash as string });
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  /** DIFFERENCES.blockHash: each chain seals its own header; anvil's hash must be anvil's block's. */
+  function withOurBlockHash(entries: Entry[], block: { theirHash: string; ourHash: string }): Entry[] {
+    return entries.map((e) => {
+      expect(e.blockHash, DIFFERENCES.blockHash).toBe(block.theirHash);
+      return { ...e, blockHash: block.ourHash };
+    });
+  }
+
+  /** A reverted create in our entries: the `createAddress` gap's premise (geth's callTracer leaves a failed create's address out). */
+  const hasRevertedCreate = (entries: Json): boolean =>
+    (entries as Entry[]).some((e) => e.type === 'create' && e.error === 'Reverted' && (e.result as Obj | null)?.address !== undefined);
+
+  async function refusal(run: Promise<unknown>): Promise<TranslationGapError> {
+    const error = await run.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TranslationGapError);
+    return error as TranslationGapError;
+  }
+
+  it('behavior: trace_transaction and trace_get from debug_traceTransaction equal ours for every scenario', async () => {
+    let equal = 0;
+    for (const s of pair.scenarios) {
+      const hash = pair.hashes.get(s.name)!;
+      const mine = await ours('trace_transaction', [hash]);
+      const run = translation('trace_transaction', [hash]).run([hash], upstream);
+      if (hasRevertedCreate(mine)) {
+        expect((await refusal(run)).missing, s.name).toBe('createAddress');
+        continue;
+      }
+      const theirs = withOurBlockHash((await run) as Entry[], blocks.get(s.name)!);
+      expect({ scenario: s.name, trace: theirs }).toEqual({ scenario: s.name, trace: mine });
+      equal++;
+      for (const e of (mine as Entry[]).slice(0, 3)) {
+        const indices = e.traceAddress.map((i) => `0x${i.toString(16)}`);
+        const got = (await translation('trace_get', [hash, indices]).run([hash, indices], upstream)) as Entry;
+        expect({ scenario: s.name, entry: { ...got, blockHash: e.blockHash } }).toEqual({ scenario: s.name, entry: await ours('trace_get', [hash, indices]) });
+      }
+    }
+    expect(await translation('trace_get', []).run([pair.hashes.get('nested')!, ['0x63']], upstream)).toBeNull();
+    expect(equal).toBeGreaterThanOrEqual(pair.scenarios.length - 1);
+  }, 60_000);
+
+  it('behavior: trace_block from debug_traceBlockByHash equals ours for every scenario block', async () => {
+    for (const s of pair.scenarios) {
+      const block = blocks.get(s.name)!;
+      const mine = await ours('trace_block', [block.number]);
+      const run = translation('trace_block', [block.number]).run([block.number], upstream);
+      if (hasRevertedCreate(mine)) {
+        expect((await refusal(run)).missing).toBe('createAddress');
+        continue;
+      }
+      expect({ scenario: s.name, trace: withOurBlockHash((await run) as Entry[], block) }).toEqual({ scenario: s.name, trace: mine });
+    }
+    expect(await translation('trace_block', ['0x0']).run(['0x0'], upstream)).toEqual(await ours('trace_block', ['0x0']));
+  }, 60_000);
+
+  it('behavior: trace_replayTransaction and trace_replayBlockTransactions with trace and stateDiff equal ours', async () => {
+    for (const s of pair.scenarios) {
+      const hash = pair.hashes.get(s.name)!;
+      const block = blocks.get(s.name)!;
+      for (const types of [['stateDiff'], ['trace', 'stateDiff']]) {
+        const mine = await ours('trace_replayTransaction', [hash, types]);
+        const run = translation('trace_replayTransaction', [hash, types]).run([hash, types], upstream);
+        const mineBlock = await ours('trace_replayBlockTransactions', [block.number, types]);
+        const runBlock = translation('trace_replayBlockTransactions', [block.number, types]).run([block.number, types], upstream);
+        if (types.includes('trace') && hasRevertedCreate((mine as Obj).trace!)) {
+          expect((await refusal(run)).missing).toBe('createAddress');
+          expect((await refusal(runBlock)).missing).toBe('createAddress');
+          continue;
+        }
+        expect({ scenario: s.name, types, result: await run }).toEqual({ scenario: s.name, types, result: mine });
+        expect({ scenario: s.name, types, result: await runBlock }).toEqual({ scenario: s.name, types, result: mineBlock });
+      }
+    }
+  }, 120_000);
+
+  it('behavior: trace_call from debug_traceCall equals ours for the scenarios as calls at the head', async () => {
+    for (const s of pair.scenarios.filter((x) => !['deployToken', 'deployProbe', 'failCreate'].includes(x.name))) {
+      const tx = parseTransaction(s.raw as Hex);
+      const call = { from: ((await ours('eth_accounts', [])) as string[])[0], to: tx.to, data: tx.data ?? '0x', value: `0x${(tx.value ?? 0n).toString(16)}`, gas: `0x${tx.gas!.toString(16)}` };
+      for (const types of [['trace'], ['trace', 'stateDiff']]) {
+        const params = [call, types, 'latest'];
+        const mine = await ours('trace_call', params);
+        expect({ scenario: s.name, types, result: await translation('trace_call', params).run(params, upstream) }).toEqual({ scenario: s.name, types, result: mine });
+      }
+    }
+  }, 120_000);
+
+  it("behavior: debug_traceTransaction callTracer and flatCallTracer from anvil's trace_transaction equal ours", async () => {
+    let equal = 0;
+    for (const s of pair.scenarios) {
+      const hash = pair.hashes.get(s.name)!;
+      for (const options of [{ tracer: 'callTracer' }, { tracer: 'flatCallTracer' }, { tracer: 'flatCallTracer', tracerConfig: { convertParityErrors: true } }, undefined]) {
+        const params = options ? [hash, options] : [hash];
+        const mine = await ours('debug_traceTransaction', params);
+        const run = translation('debug_traceTransaction', params).run(params, upstream);
+        const gethTexts = JSON.stringify(await ours('debug_traceTransaction', [hash, { tracer: 'flatCallTracer' }]));
+        const coarse = [...GETH_OUT_OF_GAS_TEXTS].some((t) => gethTexts.includes(`"error":"${t}"`));
+        if (coarse && !(options?.tracerConfig as Obj | undefined)?.convertParityErrors) {
+          // Parity's `Out of gas` names several geth errors (docs/trace-conventions.md, "Translation").
+          expect((await refusal(run)).missing, s.name).toBe('gethErrorText');
+          continue;
+        }
+        const theirs = (await run) as Json;
+        const flat = Array.isArray(theirs) ? withOurBlockHash(theirs as Entry[], blocks.get(s.name)!) : theirs;
+        expect({ scenario: s.name, options, trace: flat }).toEqual({ scenario: s.name, options, trace: mine });
+        equal++;
+      }
+    }
+    expect(equal).toBeGreaterThanOrEqual(pair.scenarios.length * 3);
+  }, 120_000);
+
+  it('error: what the upstream cannot show is refused with the part named', async () => {
+    const hash = pair.hashes.get('nested')!;
+    // Parity traces carry no logs.
+    const withLog = [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }];
+    const gap = await refusal(translation('debug_traceTransaction', withLog).run(withLog, upstream));
+    expect(gap.missing).toBe('logs');
+    expect(gap.code).toBe(-32603);
+    // vmTrace needs every opcode.
+    const vm = [hash, ['vmTrace']];
+    expect(translations.get('trace_replayTransaction')!.every((t) => !t.accepts(vm))).toBe(true);
+    expect((await refusal(translations.get('trace_replayTransaction')![0]!.run(vm, upstream))).missing).toBe('vmTrace');
+    // A tracer no translation renders is not accepted, so a router never picks one for it.
+    expect(pickTranslation('debug_traceTransaction', [hash, { tracer: 'prestateTracer' }], () => true)).toBeUndefined();
+    // An unknown transaction is the embedded engine's not-found error.
+    const unknown = `0x${'ab'.repeat(32)}`;
+    await expect(translation('trace_transaction', [unknown]).run([unknown], upstream)).rejects.toMatchObject({ code: -32001 });
+  }, 30_000);
+});
