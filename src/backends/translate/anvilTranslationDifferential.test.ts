@@ -5,7 +5,10 @@
 // debug_traceTransaction, field by field. Each normalisation names its convention in
 // docs/trace-conventions.md and checks its premise; a refusal must be a TranslationGapError whose
 // missing part the embedded answer shows was really there.
-import { parseTransaction, type Hex } from 'viem';
+import { type Hex, encodeFunctionData, getContractAddress, parseTransaction } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { FEES, TRACE_TOKEN } from '../../engine/trace/testing/traceScenarios.js';
+import { bytesToHex } from '../../rpc/hex.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError, TranslationGapError } from '../../rpc/errors.js';
 import { rpc } from '../embedded/testing/chainRpc.js';
@@ -45,6 +48,7 @@ describe('translation: anvil output through the record equals the embedded engin
       if ('error' in answer) throw new Error(`${method}: ${answer.error.message}`);
       return answer.result as Json;
     };
+    await addRefundScenarios();
     for (const s of pair.scenarios) {
       const hash = pair.hashes.get(s.name)!;
       const [theirs, mine] = await pair.both('eth_getTransactionReceipt', [hash]);
@@ -52,6 +56,28 @@ describe('translation: anvil output through the record equals the embedded engin
       blocks.set(s.name, { number: (theirs as Obj).blockNumber as string, theirHash: (theirs as Obj).blockHash as string, ourHash: (mine as Obj).blockHash as string });
     }
   }, 60_000);
+  /**
+   * Two token transfers that earn a gas refund (EIP-3529), sent to both chains and added to the
+   * scenarios: one to the sender itself (the balance slot is written and restored) and one of the
+   * whole balance (the slot is cleared). geth's callTracer hides the refund; the translation reads it.
+   */
+  async function addRefundScenarios(): Promise<void> {
+    const deployer = privateKeyToAccount(bytesToHex(pair.temp.chain.accounts[0]!.privateKey));
+    const token = getContractAddress({ from: deployer.address, nonce: 0n });
+    const balance = BigInt((await ours('eth_call', [{ to: token, data: encodeFunctionData({ abi: TRACE_TOKEN.abi, functionName: 'balanceOf', args: [deployer.address] }) }, 'latest'])) as string);
+    let nonce = Number(BigInt((await ours('eth_getTransactionCount', [deployer.address, 'latest'])) as string));
+    const transfer = async (name: string, to: Hex, value: bigint): Promise<void> => {
+      const data = encodeFunctionData({ abi: TRACE_TOKEN.abi, functionName: 'transfer', args: [to, value] });
+      const raw = await deployer.signTransaction({ type: 'eip1559', chainId: Number(pair.temp.chain.chainId), nonce: nonce++, to: token, data, gas: 200_000n, ...FEES });
+      const [theirs, mine] = await pair.both('eth_sendRawTransaction', [raw]);
+      expect(theirs).toBe(mine);
+      pair.scenarios.push({ name, raw });
+      pair.hashes.set(name, mine as string);
+    };
+    await transfer('refundRestore', deployer.address, 1n);
+    await transfer('refundClear', '0x00000000000000000000000000000000000000bb', balance);
+  }
+
   afterAll(async () => {
     await pair?.stop();
   });
@@ -135,6 +161,12 @@ describe('translation: anvil output through the record equals the embedded engin
   }, 120_000);
 
   it('behavior: trace_call from debug_traceCall equals ours for the scenarios as calls at the head', async () => {
+    const token = getContractAddress({ from: ((await ours('eth_accounts', [])) as Hex[])[0]!, nonce: 0n });
+    // A call that earns a refund at the head: 0x…bb (which holds the tokens now) pays itself.
+    const selfPay = encodeFunctionData({ abi: TRACE_TOKEN.abi, functionName: 'transfer', args: ['0x00000000000000000000000000000000000000bb', 1n] });
+    const refundCall = { from: '0x00000000000000000000000000000000000000bb', to: token, data: selfPay };
+    const refund = await translation('trace_call', [refundCall, ['trace'], 'latest']).run([refundCall, ['trace'], 'latest'], upstream);
+    expect(refund).toEqual(await ours('trace_call', [refundCall, ['trace'], 'latest']));
     for (const s of pair.scenarios.filter((x) => !['deployToken', 'deployProbe', 'failCreate'].includes(x.name))) {
       const tx = parseTransaction(s.raw as Hex);
       const call = { from: ((await ours('eth_accounts', [])) as string[])[0], to: tx.to, data: tx.data ?? '0x', value: `0x${(tx.value ?? 0n).toString(16)}`, gas: `0x${tx.gas!.toString(16)}` };
@@ -145,6 +177,30 @@ describe('translation: anvil output through the record equals the embedded engin
       }
     }
   }, 120_000);
+
+  it('behavior: the refund hidden by callTracer is read with the JavaScript tracer, and without one the answer is refused', async () => {
+    for (const name of ['refundRestore', 'refundClear']) {
+      const hash = pair.hashes.get(name)!;
+      const [root] = (await ours('trace_transaction', [hash])) as Entry[];
+      const receipt = (await ours('eth_getTransactionReceipt', [hash])) as Obj;
+      const tx = (await ours('eth_getTransactionByHash', [hash])) as Obj;
+      // The premise: Parity's root gasUsed (before the refund) is above the receipt's less intrinsic gas.
+      const intrinsic = BigInt(tx.gas as string) - BigInt(root!.action.gas as string);
+      expect(BigInt((root!.result as Obj).gasUsed as string), name).toBeGreaterThan(BigInt(receipt.gasUsed as string) - intrinsic);
+      // A node without JavaScript tracers (geth with them disabled, the embedded engine).
+      const noJs: Upstream = (method, params) => {
+        const options = params.at(-1) as { tracer?: string } | undefined;
+        if (options?.tracer?.startsWith('{')) return Promise.reject(new RpcError('unsupported tracer type', { code: -32602 }));
+        return upstream(method, params);
+      };
+      const gap = await refusal(translation('trace_transaction', [hash]).run([hash], noJs));
+      expect(gap.missing).toBe('refund');
+      expect(gap.message).toContain('trace_transaction');
+      // stateDiff alone needs no refund.
+      const diff = [hash, ['stateDiff']];
+      expect(await translation('trace_replayTransaction', diff).run(diff, noJs)).toEqual(await ours('trace_replayTransaction', diff));
+    }
+  }, 60_000);
 
   it("behavior: debug_traceTransaction callTracer and flatCallTracer from anvil's trace_transaction equal ours", async () => {
     let equal = 0;
