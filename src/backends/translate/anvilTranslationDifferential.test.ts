@@ -226,6 +226,31 @@ describe('translation: anvil output through the record equals the embedded engin
     expect(equal).toBeGreaterThanOrEqual(pair.scenarios.length * 3);
   }, 120_000);
 
+  it("behavior: debug_traceBlockByNumber and debug_traceBlockByHash (callTracer, flatCallTracer) from anvil's trace_block equal ours", async () => {
+    let equal = 0;
+    for (const s of pair.scenarios) {
+      const block = blocks.get(s.name)!;
+      for (const options of [{ tracer: 'callTracer' }, { tracer: 'flatCallTracer' }]) {
+        const mine = await ours('debug_traceBlockByNumber', [block.number, options]);
+        const byHash = [block.theirHash, options];
+        const run = translation('debug_traceBlockByHash', byHash).run(byHash, upstream);
+        if ([...GETH_OUT_OF_GAS_TEXTS].some((t) => JSON.stringify(mine).includes(`"error":"${t}"`))) {
+          expect((await refusal(run)).missing, s.name).toBe('gethErrorText');
+          continue;
+        }
+        const theirs = ((await run) as { txHash: string; result: Json }[]).map(({ txHash, result }) => ({
+          txHash,
+          result: Array.isArray(result) ? withOurBlockHash(result as Entry[], block) : result,
+        }));
+        expect({ scenario: s.name, options, trace: theirs }).toEqual({ scenario: s.name, options, trace: mine });
+        const byNumber = [block.number, options];
+        expect((await translation('debug_traceBlockByNumber', byNumber).run(byNumber, upstream)) as Json).toEqual(await run);
+        equal++;
+      }
+    }
+    expect(equal).toBeGreaterThanOrEqual(pair.scenarios.length * 2 - 4);
+  }, 60_000);
+
   it('error: what the upstream cannot show is refused with the part named', async () => {
     const hash = pair.hashes.get('nested')!;
     // Parity traces carry no logs.

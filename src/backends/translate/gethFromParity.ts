@@ -6,11 +6,12 @@
 import { renderCallTracer } from '../../engine/render/callTracer.js';
 import { renderFlatCallTracer } from '../../engine/render/flatCallTracer.js';
 import type { RenderContext } from '../../engine/render/types.js';
-import { InvalidParamsError } from '../../rpc/errors.js';
+import { InvalidParamsError, ResourceNotFoundError } from '../../rpc/errors.js';
 import { recordFromParityTrace } from './parseParityTrace.js';
 import type { Translation, UpstreamNeed } from './translation.js';
 import { type RecordGap, type TranslatedRecord, requireKnown } from './translatedRecord.js';
-import { type MinedTxFacts, type Upstream, fetchMinedTx } from './upstreamFacts.js';
+import { type MinedTxFacts, type Upstream, fetchMinedBlock, fetchMinedTx } from './upstreamFacts.js';
+import { UpstreamTraceMalformedError } from '../../rpc/errors.js';
 
 type TracerOptions = { tracer: 'callTracer' | 'flatCallTracer'; tracerConfig: { [key: string]: unknown } };
 
@@ -37,6 +38,36 @@ function render(method: string, translated: TranslatedRecord, facts: MinedTxFact
   const convertParityErrors = flag(options.tracerConfig, 'convertParityErrors');
   requireKnown(method, translated, [convertParityErrors ? 'parityErrorText' : 'gethErrorText', ...base]);
   return renderFlatCallTracer(translated.record, { convertParityErrors, includePrecompiles: flag(options.tracerConfig, 'includePrecompiles') }, ctx);
+}
+
+/** Splits trace_block's entries by transaction (reward entries of pre-merge blocks are dropped), checked against the block's transactions. */
+function entriesByTransaction(answer: unknown, blockHash: string, hashes: readonly string[]): unknown[][] {
+  if (!Array.isArray(answer)) throw new UpstreamTraceMalformedError('trace_block', 'the result is not a list');
+  const groups = new Map<string, unknown[]>(hashes.map((h) => [h, []]));
+  for (const entry of answer) {
+    const { type, transactionHash, blockHash: entryBlock } = (entry ?? {}) as { type?: unknown; transactionHash?: unknown; blockHash?: unknown };
+    if (type === 'reward') continue;
+    if (entryBlock !== blockHash) throw new UpstreamTraceMalformedError('trace_block', 'an entry names another block (the chain moved?)');
+    const group = typeof transactionHash === 'string' ? groups.get(transactionHash) : undefined;
+    if (!group) throw new UpstreamTraceMalformedError('trace_block', 'an entry names a transaction outside the block');
+    group.push(entry);
+  }
+  return hashes.map((h) => groups.get(h)!);
+}
+
+async function blockFromEntries(method: string, params: readonly unknown[], upstream: Upstream): Promise<unknown> {
+  const options = tracerOptions(params[1]);
+  if (!options) throw new InvalidParamsError(`${method}: only callTracer and flatCallTracer are translated from trace_*`);
+  const block = await fetchMinedBlock(upstream, params[0]);
+  if (!block) throw new ResourceNotFoundError(`block ${String(params[0]).slice(0, 80)} not found`);
+  if (block.txs.length === 0) return [];
+  const hashes = block.txs.map((t) => t.location.transactionHash);
+  const groups = entriesByTransaction(await upstream('trace_block', [`0x${block.number.toString(16)}`]), block.hash, hashes);
+  // Render every transaction first: one gap refuses the whole block, never a partial answer.
+  return block.txs.map((facts, i) => ({
+    txHash: facts.location.transactionHash,
+    result: render(method, recordFromParityTrace({ entries: groups[i], tx: facts.tx }), facts, options),
+  }));
 }
 
 function hashParam(value: unknown): string {
@@ -78,4 +109,23 @@ export const debugTraceTransactionFromReplay: Translation = {
       const result = await upstream('trace_replayTransaction', [hash, ['trace']]);
       return typeof result === 'object' && result !== null ? (result as { trace?: unknown }).trace : undefined;
     }),
+};
+
+const BLOCK_FACTS: UpstreamNeed[] = [{ method: 'eth_getBlockByNumber' }, { method: 'eth_getBlockByHash' }, { method: 'eth_getBlockReceipts' }, { method: 'trace_block' }];
+
+/** debug_traceBlockByNumber (callTracer, flatCallTracer) from trace_block. */
+export const debugTraceBlockByNumberFromTraceBlock: Translation = {
+  method: 'debug_traceBlockByNumber',
+  from: 'parity',
+  requires: BLOCK_FACTS,
+  optional: [],
+  accepts,
+  run: (params, upstream) => blockFromEntries('debug_traceBlockByNumber', params, upstream),
+};
+
+/** debug_traceBlockByHash (callTracer, flatCallTracer) from trace_block (by the block's number, checked against its hash). */
+export const debugTraceBlockByHashFromTraceBlock: Translation = {
+  ...debugTraceBlockByNumberFromTraceBlock,
+  method: 'debug_traceBlockByHash',
+  run: (params, upstream) => blockFromEntries('debug_traceBlockByHash', params, upstream),
 };

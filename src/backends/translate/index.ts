@@ -3,7 +3,12 @@
 // translated answer equals the embedded engine's field by field. `translations` lists, per wire
 // method, the translations that can serve it and what each needs from an upstream; a router picks
 // one whose `requires` its upstream's probed capabilities meet and whose `accepts` takes the params.
-import { debugTraceTransactionFromReplay, debugTraceTransactionFromTraceTransaction } from './gethFromParity.js';
+import {
+  debugTraceBlockByHashFromTraceBlock,
+  debugTraceBlockByNumberFromTraceBlock,
+  debugTraceTransactionFromReplay,
+  debugTraceTransactionFromTraceTransaction,
+} from './gethFromParity.js';
 import {
   traceBlockFromGeth,
   traceCallFromGeth,
@@ -29,6 +34,8 @@ const ALL: readonly Translation[] = [
   traceCallFromGeth,
   debugTraceTransactionFromTraceTransaction,
   debugTraceTransactionFromReplay,
+  debugTraceBlockByNumberFromTraceBlock,
+  debugTraceBlockByHashFromTraceBlock,
 ];
 
 /** Wire method → the translations that can answer it, preferred first. */
