@@ -61,6 +61,7 @@ export function frameErrorFromGethText(text: string): ParsedFrameError | undefin
   const opcode = /^invalid opcode: opcode 0x([0-9a-f]{1,2}) not defined$/.exec(text);
   if (opcode) return exact('invalidOpcode', text, parseInt(opcode[1]!, 16));
   if (text === 'invalid opcode: INVALID') return exact('invalidOpcode', text, 0xfe);
+  // Kept as the ethereumjs messages render/errorText.ts maps back to these geth texts.
   if (PRECOMPILE_TEXTS.has(text)) return exact('precompileFailed', text === 'invalid input length' ? 'value out of range' : text === 'bn256: malformed point' ? 'revert' : text);
   const revm = REVM_NAMES[text];
   if (revm) return parityOnly(revm, text);

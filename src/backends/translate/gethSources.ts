@@ -4,7 +4,7 @@
 // transaction, one block (debug_traceBlockByHash, one call per tracer for the whole block) or one
 // call (debug_traceCall).
 import type { TouchedAccount } from '../../engine/record/types.js';
-import { UpstreamTraceMalformedError } from '../../rpc/errors.js';
+import { UpstreamError, UpstreamTraceMalformedError } from '../../rpc/errors.js';
 import { quantity, type CallObject } from './txFacts.js';
 import { recordFromCallTracer } from './parseCallTracer.js';
 import { accountsFromPrestateDiff, prestateTouchedNoStorage } from './parsePrestateDiff.js';
@@ -25,11 +25,16 @@ function rootFailed(callTrace: unknown): boolean {
   return typeof callTrace === 'object' && callTrace !== null && (callTrace as { error?: unknown }).error !== undefined;
 }
 
-/** The refund counter by the JavaScript tracer; undefined when the node does not run it or its last step does not show it. */
+/**
+ * The JavaScript refund tracer's answer; undefined when the node refuses it (any error answer of
+ * its own: unknown tracer, JavaScript disabled or failing). Transport faults (UpstreamError: no
+ * answer, timeout, a bad answer, the caller gone) fail the request as any other call would.
+ */
 async function refundByJs(upstream: Upstream, method: string, params: unknown[]): Promise<unknown> {
   try {
     return await upstream(method, [...params, { tracer: REFUND_TRACER }]);
-  } catch {
+  } catch (error) {
+    if (error instanceof UpstreamError) throw error;
     return undefined;
   }
 }

@@ -1,3 +1,4 @@
+// Unit tests of the callTracer parser: frames, log indices, the root's gas figures, gaps and malformed trees.
 import { describe, expect, it } from 'vitest';
 import type { RecordedTx } from '../../engine/record/types.js';
 import { renderCallTracer } from '../../engine/render/callTracer.js';

@@ -1,3 +1,4 @@
+// Unit tests of the Parity entry parser: nesting into frames, render round trip, gaps of OpenEthereum-style entries, malformed lists.
 import { describe, expect, it } from 'vitest';
 import type { RecordedTx } from '../../engine/record/types.js';
 import { renderParityTrace } from '../../engine/render/parityTrace.js';

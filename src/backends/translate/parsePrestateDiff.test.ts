@@ -1,3 +1,4 @@
+// Unit tests of the prestateTracer parsers: diffMode into touched accounts (rendered back as diff and stateDiff), anvil's dialect, faults.
 import { describe, expect, it } from 'vitest';
 import type { ExecutionRecord } from '../../engine/record/types.js';
 import { renderParityStateDiff } from '../../engine/render/parityStateDiff.js';

@@ -1,3 +1,4 @@
+// Unit tests of the JavaScript refund tracer's result and of solving EIP-3529's capped refund.
 import { describe, expect, it } from 'vitest';
 import { executionGasBeforeRefund, refundFromTracerResult } from './refundTracer.js';
 
