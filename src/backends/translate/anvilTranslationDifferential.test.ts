@@ -140,6 +140,26 @@ describe('translation: anvil output through the record equals the embedded engin
     expect(await translation('trace_block', ['0x0']).run(['0x0'], upstream)).toEqual(await ours('trace_block', ['0x0']));
   }, 60_000);
 
+  it('behavior: trace_filter over the scenario blocks equals ours, by address and with after/count', async () => {
+    const hashesByNumber = new Map([...blocks.values()].map((b) => [Number(b.number), b]));
+    // The reverted create (failCreate) is refused; filter the blocks after it.
+    const failBlock = BigInt(blocks.get('failCreate')!.number);
+    const probe = ((await ours('eth_getTransactionReceipt', [pair.hashes.get('deployProbe')!])) as Obj).contractAddress as string;
+    for (const filter of [
+      { fromBlock: `0x${(failBlock + 1n).toString(16)}` },
+      { fromBlock: `0x${(failBlock + 1n).toString(16)}`, toAddress: [probe] },
+      { fromBlock: `0x${(failBlock + 1n).toString(16)}`, fromAddress: [probe], after: 2, count: '0x3' },
+      { fromBlock: '0x1', toBlock: `0x${(failBlock - 1n).toString(16)}`, toAddress: ['0x00000000000000000000000000000000000000aa'] },
+    ]) {
+      const mine = (await ours('trace_filter', [filter])) as Entry[];
+      const theirs = ((await translation('trace_filter', [filter]).run([filter], upstream)) as Entry[]).map((e) => withOurBlockHash([e], hashesByNumber.get(e.blockNumber as number)!)[0]!);
+      expect(mine.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect({ filter, entries: theirs }).toEqual({ filter, entries: mine });
+    }
+    const failing = [{ fromBlock: `0x${failBlock.toString(16)}`, toBlock: `0x${failBlock.toString(16)}` }];
+    await expect(translation('trace_filter', failing).run(failing, upstream)).rejects.toMatchObject({ missing: 'createAddress' });
+  }, 60_000);
+
   it('behavior: trace_replayTransaction and trace_replayBlockTransactions with trace and stateDiff equal ours', async () => {
     for (const s of pair.scenarios) {
       const hash = pair.hashes.get(s.name)!;

@@ -17,6 +17,7 @@ import {
   traceReplayTransactionFromGeth,
   traceTransactionFromGeth,
 } from './parityFromGeth.js';
+import { traceFilterFromGeth } from './traceFilterFromGeth.js';
 import type { Translation, UpstreamNeed } from './translation.js';
 
 export type { Translation, Upstream, UpstreamNeed } from './translation.js';
@@ -29,6 +30,7 @@ const ALL: readonly Translation[] = [
   traceTransactionFromGeth,
   traceGetFromGeth,
   traceBlockFromGeth,
+  traceFilterFromGeth,
   traceReplayTransactionFromGeth,
   traceReplayBlockTransactionsFromGeth,
   traceCallFromGeth,
