@@ -222,6 +222,32 @@ describe('translation: anvil output through the record equals the embedded engin
     }
   }, 60_000);
 
+  it('behavior: trace_call with state overrides and trace_callMany (each call on the state the earlier ones left) equal ours', async () => {
+    const token = getContractAddress({ from: ((await ours('eth_accounts', [])) as Hex[])[0]!, nonce: 0n });
+    const pay = (to: Hex, value: bigint): Hex => encodeFunctionData({ abi: TRACE_TOKEN.abi, functionName: 'transfer', args: [to, value] });
+    const BB = '0x00000000000000000000000000000000000000bb';
+    const CC = '0x00000000000000000000000000000000000000cc';
+    const DD = '0x00000000000000000000000000000000000000dd';
+    // A fresh sender whose balance exists only as an override.
+    const overridden = [{ from: CC, to: DD, value: '0xde0b6b3a7640000' }, ['trace', 'stateDiff'], 'latest', { [CC]: { balance: '0x1bc16d674ec80000' } }];
+    expect(await translation('trace_call', overridden).run(overridden, upstream)).toEqual(await ours('trace_call', overridden));
+    // 0x…bb pays 0x…cc 10 tokens; 0x…cc pays 0x…dd 4 of them, then fails to pay 7 (6 left); then a plain call.
+    const many = [
+      [
+        [{ from: BB, to: token, data: pay(CC, 10n) }, ['trace', 'stateDiff']],
+        [{ from: CC, to: token, data: pay(DD, 4n) }, ['trace']],
+        [{ from: CC, to: token, data: pay(DD, 7n) }, ['stateDiff']],
+        [{ from: DD, to: CC, value: '0x0' }, ['trace', 'stateDiff']],
+      ],
+      'latest',
+    ];
+    const mine = (await ours('trace_callMany', many)) as Obj[];
+    // The third call fails on the balance the first two left (10 − 4 < 7): the chain of state is real.
+    expect(JSON.stringify(mine[1]!.trace)).not.toContain('Reverted');
+    expect(mine[2]!.stateDiff).toEqual(expect.not.objectContaining({ [token.toLowerCase()]: expect.anything() }));
+    expect(await translation('trace_callMany', many).run(many, upstream)).toEqual(mine);
+  }, 60_000);
+
   it("behavior: debug_traceTransaction callTracer and flatCallTracer from anvil's trace_transaction equal ours", async () => {
     let equal = 0;
     for (const s of pair.scenarios) {

@@ -30,9 +30,9 @@ function rootFailed(callTrace: unknown): boolean {
  * its own: unknown tracer, JavaScript disabled or failing). Transport faults (UpstreamError: no
  * answer, timeout, a bad answer, the caller gone) fail the request as any other call would.
  */
-async function refundByJs(upstream: Upstream, method: string, params: unknown[]): Promise<unknown> {
+async function refundByJs(upstream: Upstream, method: string, params: unknown[], stateOverrides?: object): Promise<unknown> {
   try {
-    return await upstream(method, [...params, { tracer: REFUND_TRACER }]);
+    return await upstream(method, [...params, stateOverrides ? { tracer: REFUND_TRACER, stateOverrides } : { tracer: REFUND_TRACER }]);
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     return undefined;
@@ -105,20 +105,24 @@ export async function gethRecordsOfBlock(upstream: Upstream, blockParam: unknown
  */
 export const DEFAULT_CALL_GAS = '0x2faf080';
 
-/** A call's record (debug_traceCall at `block`). */
-export async function gethRecordOfCall(upstream: Upstream, call: CallObject, block: unknown, needs: GethRecordNeeds): Promise<TranslatedRecord> {
+/**
+ * A call's record (debug_traceCall at `block`), on the block's state changed by `stateOverrides`
+ * (geth's override set, passed to every tracer call as its `stateOverrides`).
+ */
+export async function gethRecordOfCall(upstream: Upstream, call: CallObject, block: unknown, needs: GethRecordNeeds, stateOverrides?: object): Promise<TranslatedRecord> {
   const sent = { ...call, gas: call.gas ?? DEFAULT_CALL_GAS };
+  const config = (tracer: object): object => (stateOverrides ? { ...tracer, stateOverrides } : tracer);
   const [callTrace, prestate, diff] = await Promise.all([
-    upstream('debug_traceCall', [sent, block, CALL_TRACER]),
-    upstream('debug_traceCall', [sent, block, PRESTATE]),
-    needs.state ? upstream('debug_traceCall', [sent, block, PRESTATE_DIFF]) : undefined,
+    upstream('debug_traceCall', [sent, block, config(CALL_TRACER)]),
+    upstream('debug_traceCall', [sent, block, config(PRESTATE)]),
+    needs.state ? upstream('debug_traceCall', [sent, block, config(PRESTATE_DIFF)]) : undefined,
   ]);
   if (typeof callTrace !== 'object' || callTrace === null) throw new UpstreamTraceMalformedError('callTracer', 'the result is not an object');
   // A call has no receipt: the root's `gasUsed` is what geth's receipt would say.
   const { tx, floorGas } = callFacts(sent, quantity((callTrace as { gasUsed?: unknown }).gasUsed, 'gasUsed'));
   let refundCounter: bigint | undefined = 0n;
   if (!rootFailed(callTrace) && !prestateTouchedNoStorage(prestate)) {
-    const js = await refundByJs(upstream, 'debug_traceCall', [sent, block]);
+    const js = await refundByJs(upstream, 'debug_traceCall', [sent, block], stateOverrides);
     refundCounter = js === undefined ? undefined : refundFromTracerResult(js);
   }
   const translated = recordFromCallTracer({ trace: callTrace, tx, withLog: false, refundCounter, floorGas });

@@ -17,6 +17,7 @@ import {
   traceReplayTransactionFromGeth,
   traceTransactionFromGeth,
 } from './parityFromGeth.js';
+import { traceCallManyFromGeth } from './traceCallManyFromGeth.js';
 import { traceFilterFromGeth } from './traceFilterFromGeth.js';
 import type { Translation, UpstreamNeed } from './translation.js';
 
@@ -34,6 +35,7 @@ const ALL: readonly Translation[] = [
   traceReplayTransactionFromGeth,
   traceReplayBlockTransactionsFromGeth,
   traceCallFromGeth,
+  traceCallManyFromGeth,
   debugTraceTransactionFromTraceTransaction,
   debugTraceTransactionFromReplay,
   debugTraceBlockByNumberFromTraceBlock,

@@ -31,7 +31,8 @@ function traceEntries(method: string, translated: TranslatedRecord, facts: Mined
   return renderParityTrace(translated.record, {}, { logIndexOffset: facts.logIndexOffset, location: facts.location });
 }
 
-function results(method: string, translated: TranslatedRecord, types: ParityTraceType[]): { [key: string]: Json } {
+/** The `{output, stateDiff, trace, vmTrace}` result of one transaction or call. */
+export function traceCallResults(method: string, translated: TranslatedRecord, types: ParityTraceType[]): { [key: string]: Json } {
   if (types.includes('trace')) requireKnown(method, translated, TRACE_NEEDS);
   return renderParityTraceResults(translated.record, types);
 }
@@ -94,7 +95,7 @@ export const traceReplayTransactionFromGeth: Translation = {
   async run(params, upstream) {
     const types = translatableTraceTypes('trace_replayTransaction', params[1]);
     const { translated } = await gethRecordOfTx(upstream, hashParam('trace_replayTransaction', params[0]), { state: types.includes('stateDiff') });
-    return results('trace_replayTransaction', translated, types);
+    return traceCallResults('trace_replayTransaction', translated, types);
   },
 };
 
@@ -109,7 +110,7 @@ export const traceReplayBlockTransactionsFromGeth: Translation = {
     const found = await gethRecordsOfBlock(upstream, params[0] ?? 'latest', { state: types.includes('stateDiff') });
     if (!found) return null;
     return found.records.map((translated, i) => ({
-      ...results('trace_replayBlockTransactions', translated, types),
+      ...traceCallResults('trace_replayBlockTransactions', translated, types),
       transactionHash: found.block.txs[i]!.location.transactionHash,
     }));
   },
@@ -125,7 +126,11 @@ export const traceCallFromGeth: Translation = {
     const types = translatableTraceTypes('trace_call', params[1]);
     const call = params[0];
     if (typeof call !== 'object' || call === null || Array.isArray(call)) throw new InvalidParamsError('trace_call: the call must be an object');
-    const translated = await gethRecordOfCall(upstream, call as CallObject, params[2] ?? 'latest', { state: types.includes('stateDiff') });
-    return results('trace_call', translated, types);
+    const overrides = params[3];
+    if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))) {
+      throw new InvalidParamsError('trace_call: stateOverrides must be an object');
+    }
+    const translated = await gethRecordOfCall(upstream, call as CallObject, params[2] ?? 'latest', { state: types.includes('stateDiff') }, overrides ?? undefined);
+    return traceCallResults('trace_call', translated, types);
   },
 };
