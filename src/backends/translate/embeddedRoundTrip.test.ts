@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTempChain, type TempChain } from '../../engine/chain/testing/tempChain.js';
 import { createTracer, type Tracer } from '../../engine/trace/createTracer.js';
 import { buildTraceScenarios, type SignedScenario } from '../../engine/trace/testing/traceScenarios.js';
-import { TranslationGapError } from '../../rpc/errors.js';
+import { TranslationGapError, UpstreamTraceMalformedError } from '../../rpc/errors.js';
 import { bytesToHex } from '../../rpc/hex.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createDebugNamespace } from '../embedded/debugNamespace.js';
@@ -91,6 +91,31 @@ describe('translation: the embedded engine as upstream gives back its own answer
       });
     }
   }, 60_000);
+
+  it("error: an upstream's inconsistent output is its fault, named, never a trace", async () => {
+    const hash = hashes.get('nested')!;
+    /** The embedded engine with one answer altered, as a misbehaving node would give it. */
+    const altered =
+      (method: string, change: (result: Obj) => unknown): Upstream =>
+      async (m, params) => {
+        const result = await upstream(m, params);
+        const tracer = (params.at(-1) as { tracer?: string } | undefined)?.tracer;
+        return m === method || `${m}:${tracer}` === method ? change(structuredClone(result) as Obj) : result;
+      };
+    const cases: [string, Upstream, RegExp][] = [
+      ['a receipt of another block', altered('eth_getTransactionReceipt', (r) => ({ ...r, blockHash: `0x${'12'.repeat(32)}` })), /different blocks/],
+      ['a child frame with more gas used than gas', altered('debug_traceTransaction:callTracer', (r) => ({ ...r, calls: [{ ...(r.calls as Obj[])[0], gasUsed: '0xffffffff' }] })), /gasUsed is above gas/],
+      ['a receipt above the gas limit', altered('eth_getTransactionReceipt', (r) => ({ ...r, gasUsed: '0xffffffff' })), /above the transaction gas limit/],
+      ['a diff without the sender', altered('debug_traceTransaction:prestateTracer', (r) => ('post' in r ? { pre: {}, post: {} } : r)), /does not list the sender/],
+    ];
+    for (const [name, bad, message] of cases) {
+      const run = translations.get('trace_replayTransaction')![0]!.run([hash, ['trace', 'stateDiff']], bad);
+      await expect(run, name).rejects.toBeInstanceOf(UpstreamTraceMalformedError);
+      await expect(run, name).rejects.toThrow(message);
+    }
+    const dropped = altered('trace_transaction', (r) => (r as unknown as Obj[]).slice(0, -1));
+    await expect(translations.get('debug_traceTransaction')![0]!.run([hash], dropped)).rejects.toThrow(/`subtraces` says/);
+  }, 30_000);
 
   /**
    * Its callTracer less the frames its Parity entries never list (docs/trace-conventions.md,

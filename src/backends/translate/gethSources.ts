@@ -5,6 +5,7 @@
 // call (debug_traceCall).
 import type { TouchedAccount } from '../../engine/record/types.js';
 import { UpstreamError, UpstreamTraceMalformedError } from '../../rpc/errors.js';
+import { bytesToHex } from '../../rpc/hex.js';
 import { quantity, type CallObject } from './txFacts.js';
 import { recordFromCallTracer } from './parseCallTracer.js';
 import { accountsFromPrestateDiff, prestateTouchedNoStorage } from './parsePrestateDiff.js';
@@ -39,8 +40,11 @@ async function refundByJs(upstream: Upstream, method: string, params: unknown[],
   }
 }
 
-function withState(translated: TranslatedRecord, accounts: Map<string, TouchedAccount> | undefined): TranslatedRecord {
-  if (accounts) translated.record.accounts = accounts;
+function withState(translated: TranslatedRecord, accounts: Map<string, TouchedAccount> | undefined, mined = false): TranslatedRecord {
+  if (!accounts) return translated;
+  // A mined transaction always changes its sender (nonce, fees): a diff without it is not this transaction's.
+  if (mined && !accounts.has(bytesToHex(translated.record.tx.from))) throw new UpstreamTraceMalformedError('prestateTracer', 'the diff does not list the sender');
+  translated.record.accounts = accounts;
   return translated;
 }
 
@@ -58,7 +62,7 @@ export async function gethRecordOfTx(upstream: Upstream, hash: string, needs: Ge
     refundCounter = js === undefined ? undefined : refundFromTracerResult(js);
   }
   const translated = recordFromCallTracer({ trace: callTrace, tx: facts.tx, withLog: false, refundCounter, floorGas: facts.floorGas });
-  return { translated: withState(translated, diff === undefined ? undefined : accountsFromPrestateDiff(diff)), facts };
+  return { translated: withState(translated, diff === undefined ? undefined : accountsFromPrestateDiff(diff), true), facts };
 }
 
 /** Per-transaction results of a debug_traceBlock* answer, checked against the block's transactions. */
@@ -94,7 +98,7 @@ export async function gethRecordsOfBlock(upstream: Upstream, blockParam: unknown
   const records = block.txs.map((facts, i) => {
     const refundCounter = !needRefund[i] ? 0n : refunds ? refundFromTracerResult(refunds[i]) : undefined;
     const translated = recordFromCallTracer({ trace: calls[i], tx: facts.tx, withLog: false, refundCounter, floorGas: facts.floorGas });
-    return withState(translated, diffs ? accountsFromPrestateDiff(diffs[i]) : undefined);
+    return withState(translated, diffs ? accountsFromPrestateDiff(diffs[i]) : undefined, true);
   });
   return { block, records };
 }
