@@ -62,6 +62,11 @@ describe('recordFromParityTrace', () => {
     expect([...gaps.keys()].sort()).toEqual(['creationMethod', 'frameGasUsed', 'gethErrorText', 'logs', 'revertOutput']);
   });
 
+  it("args: core-geth's `\"result\": {}` on a failed entry reads as no result", () => {
+    const failed = [call([], 0, { error: 'Bad jump destination', result: {} })];
+    expect(recordFromParityTrace({ entries: failed, tx }).record.frames[0]!.gasUsed).toBe(0x1000n);
+  });
+
   it.each([
     ['no entries', [], /non-empty list/],
     ['subtraces that do not match', [{ ...entries[0], subtraces: 3 }, ...entries.slice(1)], /`subtraces` says 3 but 2 are listed/],

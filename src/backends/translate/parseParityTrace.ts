@@ -130,7 +130,9 @@ function frameOf(kind: FrameKind, action: Obj, entry: Obj, parent: number, depth
   const from = parse(where, 'from', address, action.from);
   const gas = parse(where, 'gas', quantity, action.gas);
   if (parent >= 0 && frames[parent]!.kind !== 'SELFDESTRUCT' && gas > frames[parent]!.gas) throw malformed(where, "gas is above the parent entry's gas");
-  const result = entry.result === undefined || entry.result === null ? undefined : object(entry.result, `${where}.result`);
+  // core-geth's Parity tracer gives a failed entry `"result": {}`: the same as none.
+  const emptyOnError = error !== undefined && typeof entry.result === 'object' && entry.result !== null && Object.keys(entry.result).length === 0;
+  const result = entry.result === undefined || entry.result === null || emptyOnError ? undefined : object(entry.result, `${where}.result`);
   if (!error && !result) throw malformed(where, 'a succeeded entry has no `result`');
   let gasUsed = gas;
   let output: Uint8Array = new Uint8Array(0);
