@@ -16,6 +16,11 @@ import { type MinedBlock, type MinedTxFacts, type Upstream, callFacts, fetchMine
 export interface GethRecordNeeds {
   /** Touched accounts with pre/post state (stateDiff). */
   state: boolean;
+  /**
+   * The root's execution gas before the refund (Parity `trace`): asks prestateTracer whether
+   * storage was touched, and then the JavaScript refund tracer. Without it the refund is a gap.
+   */
+  refund: boolean;
 }
 
 const CALL_TRACER = { tracer: 'callTracer' };
@@ -53,11 +58,11 @@ export async function gethRecordOfTx(upstream: Upstream, hash: string, needs: Ge
   const facts = await fetchMinedTx(upstream, hash);
   const [callTrace, prestate, diff] = await Promise.all([
     upstream('debug_traceTransaction', [hash, CALL_TRACER]),
-    upstream('debug_traceTransaction', [hash, PRESTATE]),
+    needs.refund ? upstream('debug_traceTransaction', [hash, PRESTATE]) : undefined,
     needs.state ? upstream('debug_traceTransaction', [hash, PRESTATE_DIFF]) : undefined,
   ]);
-  let refundCounter: bigint | undefined = 0n;
-  if (!rootFailed(callTrace) && !prestateTouchedNoStorage(prestate)) {
+  let refundCounter: bigint | undefined = needs.refund ? 0n : undefined;
+  if (needs.refund && !rootFailed(callTrace) && !prestateTouchedNoStorage(prestate)) {
     const js = await refundByJs(upstream, 'debug_traceTransaction', [hash]);
     refundCounter = js === undefined ? undefined : refundFromTracerResult(js);
   }
@@ -86,17 +91,17 @@ export async function gethRecordsOfBlock(upstream: Upstream, blockParam: unknown
   if (block.txs.length === 0) return { block, records: [] };
   const [calls, prestates, diffs] = await Promise.all([
     upstream('debug_traceBlockByHash', [block.hash, CALL_TRACER]).then((a) => blockResults(a, block, 'debug_traceBlockByHash callTracer')),
-    upstream('debug_traceBlockByHash', [block.hash, PRESTATE]).then((a) => blockResults(a, block, 'debug_traceBlockByHash prestateTracer')),
+    needs.refund ? upstream('debug_traceBlockByHash', [block.hash, PRESTATE]).then((a) => blockResults(a, block, 'debug_traceBlockByHash prestateTracer')) : undefined,
     needs.state ? upstream('debug_traceBlockByHash', [block.hash, PRESTATE_DIFF]).then((a) => blockResults(a, block, 'debug_traceBlockByHash prestateTracer')) : undefined,
   ]);
-  const needRefund = calls.map((c, i) => !rootFailed(c) && !prestateTouchedNoStorage(prestates[i]));
+  const needRefund = calls.map((c, i) => (prestates ? !rootFailed(c) && !prestateTouchedNoStorage(prestates[i]) : false));
   let refunds: unknown[] | undefined;
   if (needRefund.some(Boolean)) {
     const js = await refundByJs(upstream, 'debug_traceBlockByHash', [block.hash]);
     refunds = js === undefined ? undefined : blockResults(js, block, 'debug_traceBlockByHash refund tracer');
   }
   const records = block.txs.map((facts, i) => {
-    const refundCounter = !needRefund[i] ? 0n : refunds ? refundFromTracerResult(refunds[i]) : undefined;
+    const refundCounter = !needs.refund ? undefined : !needRefund[i] ? 0n : refunds ? refundFromTracerResult(refunds[i]) : undefined;
     const translated = recordFromCallTracer({ trace: calls[i], tx: facts.tx, withLog: false, refundCounter, floorGas: facts.floorGas });
     return withState(translated, diffs ? accountsFromPrestateDiff(diffs[i]) : undefined, true);
   });
@@ -118,14 +123,14 @@ export async function gethRecordOfCall(upstream: Upstream, call: CallObject, blo
   const config = (tracer: object): object => (stateOverrides ? { ...tracer, stateOverrides } : tracer);
   const [callTrace, prestate, diff] = await Promise.all([
     upstream('debug_traceCall', [sent, block, config(CALL_TRACER)]),
-    upstream('debug_traceCall', [sent, block, config(PRESTATE)]),
+    needs.refund ? upstream('debug_traceCall', [sent, block, config(PRESTATE)]) : undefined,
     needs.state ? upstream('debug_traceCall', [sent, block, config(PRESTATE_DIFF)]) : undefined,
   ]);
   if (typeof callTrace !== 'object' || callTrace === null) throw new UpstreamTraceMalformedError('callTracer', 'the result is not an object');
   // A call has no receipt: the root's `gasUsed` is what geth's receipt would say.
   const { tx, floorGas } = callFacts(sent, quantity((callTrace as { gasUsed?: unknown }).gasUsed, 'gasUsed'));
-  let refundCounter: bigint | undefined = 0n;
-  if (!rootFailed(callTrace) && !prestateTouchedNoStorage(prestate)) {
+  let refundCounter: bigint | undefined = needs.refund ? 0n : undefined;
+  if (needs.refund && !rootFailed(callTrace) && !prestateTouchedNoStorage(prestate)) {
     const js = await refundByJs(upstream, 'debug_traceCall', [sent, block], stateOverrides);
     refundCounter = js === undefined ? undefined : refundFromTracerResult(js);
   }

@@ -1,7 +1,8 @@
 // Parity `trace_*` answers from a geth-family node (debug_* tracers only): trace_transaction,
 // trace_get, trace_block, trace_replayTransaction, trace_replayBlockTransactions and trace_call
 // with `trace` and `stateDiff`, each rendered from the parsed record by the embedded engine's
-// renderers (renderParityTrace, renderParityTraceResults).
+// renderers (renderParityTrace, renderParityTraceResults); trace_filter and trace_callMany build
+// on these in their own files.
 import { renderParityTrace } from '../../engine/render/parityTrace.js';
 import { renderParityTraceResults, type ParityTraceType } from '../../engine/render/parityTraceResults.js';
 import type { Json } from '../../engine/render/types.js';
@@ -38,7 +39,7 @@ export function traceCallResults(method: string, translated: TranslatedRecord, t
 }
 
 async function transactionEntries(method: string, params: readonly unknown[], upstream: Upstream): Promise<Json[]> {
-  const { translated, facts } = await gethRecordOfTx(upstream, hashParam(method, params[0]), { state: false });
+  const { translated, facts } = await gethRecordOfTx(upstream, hashParam(method, params[0]), { state: false, refund: true });
   return traceEntries(method, translated, facts);
 }
 
@@ -80,7 +81,7 @@ export const traceBlockFromGeth: Translation = {
   optional: [tx('debug_traceBlockByHash', 'js')],
   accepts: always,
   async run(params, upstream) {
-    const found = await gethRecordsOfBlock(upstream, params[0] ?? 'latest', { state: false });
+    const found = await gethRecordsOfBlock(upstream, params[0] ?? 'latest', { state: false, refund: true });
     if (!found) return null;
     return found.records.flatMap((translated, i) => traceEntries('trace_block', translated, found.block.txs[i]!));
   },
@@ -94,7 +95,7 @@ export const traceReplayTransactionFromGeth: Translation = {
   accepts: (params) => acceptsTraceTypes(params[1]),
   async run(params, upstream) {
     const types = translatableTraceTypes('trace_replayTransaction', params[1]);
-    const { translated } = await gethRecordOfTx(upstream, hashParam('trace_replayTransaction', params[0]), { state: types.includes('stateDiff') });
+    const { translated } = await gethRecordOfTx(upstream, hashParam('trace_replayTransaction', params[0]), { state: types.includes('stateDiff'), refund: types.includes('trace') });
     return traceCallResults('trace_replayTransaction', translated, types);
   },
 };
@@ -107,7 +108,7 @@ export const traceReplayBlockTransactionsFromGeth: Translation = {
   accepts: (params) => acceptsTraceTypes(params[1]),
   async run(params, upstream) {
     const types = translatableTraceTypes('trace_replayBlockTransactions', params[1]);
-    const found = await gethRecordsOfBlock(upstream, params[0] ?? 'latest', { state: types.includes('stateDiff') });
+    const found = await gethRecordsOfBlock(upstream, params[0] ?? 'latest', { state: types.includes('stateDiff'), refund: types.includes('trace') });
     if (!found) return null;
     return found.records.map((translated, i) => ({
       ...traceCallResults('trace_replayBlockTransactions', translated, types),
@@ -130,7 +131,7 @@ export const traceCallFromGeth: Translation = {
     if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))) {
       throw new InvalidParamsError('trace_call: stateOverrides must be an object');
     }
-    const translated = await gethRecordOfCall(upstream, call as CallObject, params[2] ?? 'latest', { state: types.includes('stateDiff') }, overrides ?? undefined);
+    const translated = await gethRecordOfCall(upstream, call as CallObject, params[2] ?? 'latest', { state: types.includes('stateDiff'), refund: types.includes('trace') }, overrides ?? undefined);
     return traceCallResults('trace_call', translated, types);
   },
 };

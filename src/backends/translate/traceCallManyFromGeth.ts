@@ -61,7 +61,7 @@ export const traceCallManyFromGeth: Translation = {
       const types = translatableTraceTypes('trace_callMany', item[1]);
       const last = i === calls.length - 1;
       const call = { ...(item[0] as CallObject), gas: (item[0] as CallObject).gas ?? DEFAULT_CALL_GAS };
-      const translated = await gethRecordOfCall(upstream, call, block, { state: types.includes('stateDiff') || !last }, Object.keys(overrides).length > 0 ? overrides : undefined);
+      const translated = await gethRecordOfCall(upstream, call, block, { state: types.includes('stateDiff') || !last, refund: types.includes('trace') }, Object.keys(overrides).length > 0 ? overrides : undefined);
       out.push(traceCallResults('trace_callMany', translated, types));
       if (!last) overrides = overridesAfter(overrides, translated.record.accounts!);
     }
