@@ -79,7 +79,11 @@ async function fromEntries(params: readonly unknown[], upstream: Upstream, entri
   const options = tracerOptions(params[1]);
   if (!options) throw new InvalidParamsError('debug_traceTransaction: only callTracer and flatCallTracer are translated from trace_*');
   const hash = hashParam(params[0]);
-  const [facts, answer] = await Promise.all([fetchMinedTx(upstream, hash), entries(hash)]);
+  // Asked together; an unknown transaction is reported as the lookup's not-found, whatever trace_* says.
+  const answered = entries(hash);
+  answered.catch(() => undefined);
+  const facts = await fetchMinedTx(upstream, hash);
+  const answer = await answered;
   const translated = recordFromParityTrace({ entries: answer, tx: facts.tx });
   return render('debug_traceTransaction', translated, facts, options);
 }

@@ -55,12 +55,15 @@ function withState(translated: TranslatedRecord, accounts: Map<string, TouchedAc
 
 /** A mined transaction's record. */
 export async function gethRecordOfTx(upstream: Upstream, hash: string, needs: GethRecordNeeds): Promise<{ translated: TranslatedRecord; facts: MinedTxFacts }> {
-  const facts = await fetchMinedTx(upstream, hash);
-  const [callTrace, prestate, diff] = await Promise.all([
+  // Asked together; an unknown transaction is reported as the lookup's not-found, whatever the tracers say.
+  const traces = Promise.all([
     upstream('debug_traceTransaction', [hash, CALL_TRACER]),
     needs.refund ? upstream('debug_traceTransaction', [hash, PRESTATE]) : undefined,
     needs.state ? upstream('debug_traceTransaction', [hash, PRESTATE_DIFF]) : undefined,
   ]);
+  traces.catch(() => undefined);
+  const facts = await fetchMinedTx(upstream, hash);
+  const [callTrace, prestate, diff] = await traces;
   let refundCounter: bigint | undefined = needs.refund ? 0n : undefined;
   if (needs.refund && !rootFailed(callTrace) && !prestateTouchedNoStorage(prestate)) {
     const js = await refundByJs(upstream, 'debug_traceTransaction', [hash]);
