@@ -32,6 +32,8 @@ function render(method: string, translated: TranslatedRecord, facts: MinedTxFact
   const base: RecordGap[] = ['frameGasUsed', 'revertOutput', 'creationMethod'];
   if (options.tracer === 'callTracer') {
     const withLog = flag(options.tracerConfig, 'withLog');
+    // A receipt without logs means withLog has none to show: the record's empty log list is then exact.
+    if (facts.logCount === 0) translated.gaps.delete('logs');
     requireKnown(method, translated, withLog ? ['logs', 'gethErrorText', ...base] : ['gethErrorText', ...base]);
     return renderCallTracer(translated.record, { withLog, onlyTopCall: flag(options.tracerConfig, 'onlyTopCall') }, ctx);
   }

@@ -17,6 +17,8 @@ export interface MinedTxFacts {
   location: TxLocation;
   /** Block-level index of the transaction's first log (receipt). */
   logIndexOffset: number;
+  /** Logs in the receipt: those of frames that did not fail, exactly what callTracer `withLog` shows. */
+  logCount: number;
 }
 
 function object(value: unknown, what: string): { [key: string]: unknown } {
@@ -32,6 +34,7 @@ function floorOf(tx: UpstreamTx | CallObject): bigint {
 export function minedTxFacts(txJson: unknown, receiptJson: unknown): MinedTxFacts {
   const tx = object(txJson, 'eth_getTransactionByHash') as unknown as UpstreamTx;
   const receipt = object(receiptJson, 'eth_getTransactionReceipt') as unknown as UpstreamReceipt & { blockHash?: string; transactionHash?: string };
+  if (receipt.logs !== undefined && !Array.isArray(receipt.logs)) throw new UpstreamTraceMalformedError('eth_getTransactionReceipt', '`logs` is not a list');
   if (typeof tx.blockHash !== 'string' || receipt.blockHash !== tx.blockHash) {
     throw new UpstreamTraceMalformedError('eth_getTransactionReceipt', 'the receipt and the transaction name different blocks (the chain moved); try again');
   }
@@ -47,6 +50,7 @@ export function minedTxFacts(txJson: unknown, receiptJson: unknown): MinedTxFact
       transactionPosition: Number(quantity(tx.transactionIndex, 'transactionIndex')),
     },
     logIndexOffset: firstLog === undefined ? 0 : Number(quantity(firstLog, 'logIndex')),
+    logCount: receipt.logs?.length ?? 0,
   };
 }
 
