@@ -297,25 +297,47 @@ describe('translation: anvil output through the record equals the embedded engin
     expect(equal).toBeGreaterThanOrEqual(pair.scenarios.length * 2 - 4);
   }, 60_000);
 
-  it('behavior: callTracer withLog from trace_transaction answers when the receipt has no logs, and is refused when it has some', async () => {
-    let answered = 0;
+  /**
+   * The `logs` gap's premise (docs/trace-conventions.md, "Translation"): some shown log sits in a
+   * frame that made calls (its position is unknown) or its address is the context of two frames
+   * that did not fail (its frame is unknown).
+   */
+  function logsUnplaceable(root: Obj): boolean {
+    const contexts = new Map<string, number>();
+    let unplaceable = false;
+    const walk = (frame: Obj, context: string): void => {
+      if (frame.error !== undefined) return;
+      contexts.set(context, (contexts.get(context) ?? 0) + 1);
+      const calls = (frame.calls as Obj[] | undefined) ?? [];
+      if (frame.logs && calls.length > 0) unplaceable = true;
+      for (const c of calls) if (c.type !== 'SELFDESTRUCT') walk(c, ['DELEGATECALL', 'CALLCODE'].includes(c.type as string) ? context : (c.to as string));
+    };
+    walk(root, root.to as string);
+    const logAddresses = JSON.stringify(root).match(/"address":"0x[0-9a-f]{40}"/g) ?? [];
+    return unplaceable || logAddresses.some((a) => (contexts.get(a.slice(11, -1)) ?? 0) > 1);
+  }
+
+  it('behavior: callTracer withLog from trace_transaction places the receipt\'s logs where certain, and is refused otherwise', async () => {
+    let placed = 0;
     for (const s of pair.scenarios) {
       const hash = pair.hashes.get(s.name)!;
       const withLog = [hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }];
-      const receipt = (await ours('eth_getTransactionReceipt', [hash])) as { logs: unknown[] };
-      const mine = await ours('debug_traceTransaction', withLog);
+      const mine = (await ours('debug_traceTransaction', withLog)) as Obj;
       const run = translation('debug_traceTransaction', withLog).run(withLog, upstream);
-      if (receipt.logs.length > 0) {
-        // Parity traces carry no logs.
-        const gap = await refusal(run);
-        expect(gap.missing).toBe('logs');
-        expect(gap.code).toBe(-32603);
-      } else if (![...GETH_OUT_OF_GAS_TEXTS].some((t) => JSON.stringify(mine).includes(`"error":"${t}"`))) {
-        expect({ scenario: s.name, trace: await run }).toEqual({ scenario: s.name, trace: mine });
-        answered++;
+      if ([...GETH_OUT_OF_GAS_TEXTS].some((t) => JSON.stringify(mine).includes(`"error":"${t}"`))) {
+        await refusal(run);
+        continue;
       }
+      if (logsUnplaceable(mine)) {
+        const gap = await refusal(run);
+        expect(gap.missing, s.name).toBe('logs');
+        expect(gap.code).toBe(-32603);
+        continue;
+      }
+      expect({ scenario: s.name, trace: await run }).toEqual({ scenario: s.name, trace: mine });
+      if (JSON.stringify(mine).includes(`"logs"`)) placed++;
     }
-    expect(answered).toBeGreaterThan(3);
+    expect(placed).toBeGreaterThan(0);
   }, 60_000);
 
   it('error: what the upstream cannot show is refused with the part named', async () => {

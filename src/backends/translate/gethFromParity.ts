@@ -8,6 +8,7 @@ import { renderFlatCallTracer } from '../../engine/render/flatCallTracer.js';
 import type { RenderContext } from '../../engine/render/types.js';
 import { InvalidParamsError, ResourceNotFoundError } from '../../rpc/errors.js';
 import { recordFromParityTrace } from './parseParityTrace.js';
+import { placeReceiptLogs } from './receiptLogs.js';
 import type { Translation, UpstreamNeed } from './translation.js';
 import { type RecordGap, type TranslatedRecord, requireKnown } from './translatedRecord.js';
 import { type MinedTxFacts, type Upstream, fetchMinedBlock, fetchMinedTx } from './upstreamFacts.js';
@@ -32,8 +33,7 @@ function render(method: string, translated: TranslatedRecord, facts: MinedTxFact
   const base: RecordGap[] = ['frameGasUsed', 'revertOutput', 'creationMethod'];
   if (options.tracer === 'callTracer') {
     const withLog = flag(options.tracerConfig, 'withLog');
-    // A receipt without logs means withLog has none to show: the record's empty log list is then exact.
-    if (facts.logCount === 0) translated.gaps.delete('logs');
+    if (withLog && placeReceiptLogs(translated.record, facts.logs)) translated.gaps.delete('logs');
     requireKnown(method, translated, withLog ? ['logs', 'gethErrorText', ...base] : ['gethErrorText', ...base]);
     return renderCallTracer(translated.record, { withLog, onlyTopCall: flag(options.tracerConfig, 'onlyTopCall') }, ctx);
   }

@@ -17,8 +17,8 @@ export interface MinedTxFacts {
   location: TxLocation;
   /** Block-level index of the transaction's first log (receipt). */
   logIndexOffset: number;
-  /** Logs in the receipt: those of frames that did not fail, exactly what callTracer `withLog` shows. */
-  logCount: number;
+  /** The receipt's logs: those of frames that did not fail, exactly what callTracer `withLog` shows. */
+  logs: unknown[];
 }
 
 function object(value: unknown, what: string): { [key: string]: unknown } {
@@ -50,7 +50,7 @@ export function minedTxFacts(txJson: unknown, receiptJson: unknown): MinedTxFact
       transactionPosition: Number(quantity(tx.transactionIndex, 'transactionIndex')),
     },
     logIndexOffset: firstLog === undefined ? 0 : Number(quantity(firstLog, 'logIndex')),
-    logCount: receipt.logs?.length ?? 0,
+    logs: receipt.logs ?? [],
   };
 }
 
