@@ -311,3 +311,31 @@ export class NoHealthyUpstreamError extends LimitExceededError {
     });
   }
 }
+
+/**
+ * An upstream trace that cannot be turned into an execution record: malformed, truncated or
+ * inconsistent (frames that do not nest, gas used above gas). -32603, the upstream's fault; the
+ * router may try another upstream or path. Never a wrong trace.
+ */
+export class UpstreamTraceMalformedError extends RpcError {
+  override name = 'UpstreamTraceMalformedError';
+  static override readonly code = -32603;
+  constructor(source: string, message: string) {
+    super(`upstream ${source} output is malformed: ${message}`, { retryable: true });
+  }
+}
+
+/**
+ * The upstream's trace does not hold what the asked format needs (Parity traces have no logs,
+ * geth's callTracer no gas refund): translation refuses rather than invent data. -32603; the
+ * router may take another path (fork execution). `missing` names what is absent.
+ */
+export class TranslationGapError extends RpcError {
+  override name = 'TranslationGapError';
+  static override readonly code = -32603;
+  readonly missing: string;
+  constructor(method: string, missing: string, message: string) {
+    super(`${method} cannot be translated from this upstream's traces: ${message}`, { data: { missing } });
+    this.missing = missing;
+  }
+}
