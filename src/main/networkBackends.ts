@@ -53,6 +53,8 @@ export function createNetworkBackend(network: UpstreamNetwork, options: NetworkB
     attemptTimeoutMs: options.timeoutMs,
     maxResponseBytes: options.maxResponseBytes,
     headPollMs: options.headPollMs,
+    // Many clients' cheap calls share one round trip to the node (the hop's main cost).
+    coalesceCalls: true,
   });
   const cacheBytes = options.cacheBytes ?? 256 * 1024 * 1024;
   const cache: CachingBackend | undefined =

@@ -7,6 +7,7 @@ import type { Backend } from '../backend.js';
 import type { Hex } from '../../rpc/hex.js';
 import { createChainFollower, type ChainEvent } from './chainFollower.js';
 import { createJsonRpcClient } from './jsonRpcClient.js';
+import { createCoalescingClient } from './coalescingClient.js';
 import { probeUpstream, type ProbedTracer, type TraceType } from './probeUpstream.js';
 import { createRoutedBackend, failureKind } from './routedBackend.js';
 import { createUpstreamHealth } from './upstreamHealth.js';
@@ -45,6 +46,8 @@ export interface NetworkUpstreamsOptions {
   minReprobeMs?: number;
   /** How long an upstream that answered from another fork is kept out. Default 10,000 ms. */
   forkPenaltyMs?: number;
+  /** Send cheap single calls made in the same event-loop turn as one batch (coalescingClient.ts). Default false. */
+  coalesceCalls?: boolean;
 }
 
 export type { ChainEvent } from './chainFollower.js';
@@ -136,7 +139,9 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       label,
       origin: redactedOrigin(spec.url),
       weight: spec.weight ?? 1,
-      client: createJsonRpcClient({ url: spec.url, headers: spec.headers, label, timeoutMs: attemptTimeoutMs, maxResponseBytes: options.maxResponseBytes }),
+      client: ((client) => (options.coalesceCalls ? createCoalescingClient(client) : client))(
+        createJsonRpcClient({ url: spec.url, headers: spec.headers, label, timeoutMs: attemptTimeoutMs, maxResponseBytes: options.maxResponseBytes }),
+      ),
       health: createUpstreamHealth({ baseCooldownMs: options.baseCooldownMs, maxCooldownMs: options.maxCooldownMs }),
       wrongChain: false,
       forked: false,
