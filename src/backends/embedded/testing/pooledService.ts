@@ -26,6 +26,8 @@ export interface PooledServiceOptions {
   tiers?: TierPolicyOptions;
   /** The gateway's keep-alive fast path (default on, as in the service); false for node:http alone. */
   fastPath?: boolean;
+  /** Chain id of the embedded chain (default 31337), e.g. a hosted network's so its SDK accepts it. */
+  chainId?: bigint;
   /** Bounds of the WebSocket endpoint. */
   websocket?: Partial<WebSocketLimits>;
   /** More networks after `local` (e.g. a pass-through one). */
@@ -45,7 +47,7 @@ export interface PooledService {
 }
 
 export async function startPooledService(options: PooledServiceOptions): Promise<PooledService> {
-  const temp = await openTempChain({ clock: Date.now, gasCap: options.gasCap, callTimeoutMs: options.callTimeoutMs });
+  const temp = await openTempChain({ clock: Date.now, gasCap: options.gasCap, callTimeoutMs: options.callTimeoutMs, ...(options.chainId ? { chainId: options.chainId } : {}) });
   const { chain } = temp;
   const worker = { dataDir: temp.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: options.gasCap };
   const pool = options.workers > 0 ? createTracePool({ size: options.workers, worker, maxQueuedJobs: options.maxQueuedJobs }) : undefined;
