@@ -87,7 +87,7 @@ describe('websocket endpoint', () => {
       gasCap: 50_000_000n,
       callTimeoutMs: 5_000,
       tiers: { cuPerSecond: { free: 60 } },
-      websocket: { maxSubscriptionsPerConnection: 3, maxSubscriptionsPerKey: 5, maxBufferedBytes: 256 * 1024, socketHighWaterBytes: 16 * 1024, maxMessageBytes: 64 * 1024 },
+      websocket: { maxInFlightMessages: 4, maxSubscriptionsPerConnection: 3, maxSubscriptionsPerKey: 5, maxBufferedBytes: 256 * 1024, socketHighWaterBytes: 16 * 1024, maxMessageBytes: 64 * 1024 },
       moreNetworks: [{ name: 'upstreamish', passThrough: createMethodTableBackend(createTestTable(passState), 'upstream') }],
     });
     ws = service.wsUrl('enterprise');
@@ -112,6 +112,12 @@ describe('websocket endpoint', () => {
     await until(() => named.messages.some((m) => Array.isArray(m)));
     const batch = named.messages.find((m) => Array.isArray(m)) as unknown as Message[];
     expect(batch.map((m) => m.result)).toEqual(['0x7a69', expect.stringMatching(/^0x[0-9a-f]{40}$/)]);
+  });
+
+  it('behavior: a burst far past the in-flight bound (4 here) is answered in full: reading pauses, then resumes', async () => {
+    const client = await open(ws);
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => client.call('eth_getBalance', [DEV0, 'latest']).then((m) => [i, m.result])));
+    expect(answers.every(([, result]) => typeof result === 'string')).toBe(true);
   });
 
   it('behavior: newHeads, logs and newPendingTransactions notify after their eth_subscribe answer', async () => {
@@ -223,6 +229,17 @@ describe('websocket endpoint', () => {
     client.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(70 * 1024)] }));
     await until(() => client.closed);
     expect(client.closed!.code).toBe(1009);
+    const again = await open(ws);
+    expect((await again.call('eth_chainId')).result).toBe('0x7a69');
+  });
+
+  it('error: a malformed frame (unmasked from a client) closes with 1002; other connections keep working', async () => {
+    const client = await open(ws);
+    const socket = (client.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    // A text frame "hello" without the mask every client frame must carry (RFC 6455 5.1).
+    socket.write(Buffer.from([0x81, 0x05, ...Buffer.from('hello')]));
+    await until(() => client.closed);
+    expect(client.closed!.code).toBe(1002);
     const again = await open(ws);
     expect((await again.call('eth_chainId')).result).toBe('0x7a69');
   });
