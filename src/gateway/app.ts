@@ -4,7 +4,7 @@
 // routes), and the same endpoint over WebSocket (websocket/, node:http's `upgrade`). Owns request
 // ids, CORS, access logs and graceful shutdown; what a method does is left to the backends.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { InternalError } from '../rpc/errors.js';
@@ -30,6 +30,7 @@ import { createUsageRecorder } from './usage/usageRecorder.js';
 import { nodeExchange } from './rpcExchange.js';
 import { createFastFront, type FastExchange } from './fastPath/createFastFront.js';
 import { createWsEndpoint } from './websocket/wsEndpoint.js';
+import { serveAsPlainRequest } from './websocket/plainUpgrade.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -233,6 +234,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     limits: { maxMessageBytes: limits.maxBodyBytes, ...options.websocket },
     nextRequestId,
     logger,
+    plainRequest: (req, socket, head) => serveAsPlainRequest(server, req, socket as Socket, head, limits.requestTimeoutMs),
   });
   server.on('upgrade', websocket.handleUpgrade);
   const front =

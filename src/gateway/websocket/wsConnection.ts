@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebSocket, RawData } from 'ws';
 import type { Logger } from 'pino';
 import type { ConnectionSubscription, RpcConnection } from '../../backends/embedded/methodTable.js';
-import { LimitExceededError } from '../../rpc/errors.js';
+import { LimitExceededError, ServerError } from '../../rpc/errors.js';
 import type { RpcExchange } from '../rpcExchange.js';
 import type { RpcRequest } from '../rpcEndpoint.js';
 import type { NetworkRouter } from '../router/networkRouter.js';
@@ -146,6 +146,8 @@ export class WsConnection {
 
   #addSubscription(cancel: () => void): Subscription {
     const { limits, keyCounts, keyId } = this.#deps;
+    // A message still running when the client left must not leave a subscription nobody ends.
+    if (this.#closing) throw new ServerError('the connection is closing');
     if (this.#subs.size >= limits.maxSubscriptionsPerConnection) {
       throw new LimitExceededError(`too many subscriptions on this connection (limit ${limits.maxSubscriptionsPerConnection}); end some with eth_unsubscribe`);
     }

@@ -12,6 +12,7 @@ import { MethodNotFoundError, RpcError, ServiceUnavailableError } from '../../rp
 import type { KeyCache } from '../keys/keyCache.js';
 import { authenticate } from '../middleware/authenticate.js';
 import type { NetworkRouter } from '../router/networkRouter.js';
+import { isWebSocketUpgrade } from './plainUpgrade.js';
 import { type RpcHandler, WsConnection } from './wsConnection.js';
 import { DEFAULT_WEBSOCKET_LIMITS, type WebSocketLimits } from './wsLimits.js';
 
@@ -26,6 +27,8 @@ export interface WsEndpointDeps {
   limits: Partial<WebSocketLimits> & { maxMessageBytes: number };
   nextRequestId: () => string;
   logger: Logger;
+  /** Serves an Upgrade request that is not a WebSocket as the plain request it also is (plainUpgrade.ts). */
+  plainRequest: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 export interface WsEndpoint {
@@ -118,6 +121,7 @@ export function createWsEndpoint(deps: WsEndpointDeps): WsEndpoint {
 
   return {
     handleUpgrade(req, socket, head) {
+      if (!isWebSocketUpgrade(req)) return deps.plainRequest(req, socket, head);
       socket.on('error', () => undefined);
       const url = req.url ?? '/';
       const q = url.indexOf('?');
