@@ -265,4 +265,21 @@ describe('websocket endpoint', () => {
     expect(refused.error).toMatchObject({ code: -32601 });
     expect(refused.error!.message).toContain('not served on network upstreamish');
   });
+
+  // Last: it takes the chain back to genesis.
+  it('behavior: anvil_reset sends the logs of every block it drops again with removed: true', async () => {
+    // A key of its own: the suite's key holds its share of subscriptions already.
+    const { apiKey } = await createApiKey(service.gateway.repo, { name: 'reset', tier: 'enterprise' });
+    const client = await open(ws.replace(/\/v2\/.*$/, `/v2/${apiKey}`));
+    const logs = (await client.call('eth_subscribe', ['logs', { address }])).result as string;
+    const hash = await increment();
+    await until(() => client.notifications(logs).length === 1);
+    expect((await client.call('anvil_reset')).error).toBeUndefined();
+    // Every dropped block's logs come (earlier tests' too, newest block first), this one's first.
+    const all = (await until(() => client.notifications(logs).length >= 3 && client.notifications(logs))) as { transactionHash: string; removed: boolean; blockNumber: string }[];
+    expect(all[1]).toMatchObject({ transactionHash: hash, removed: true });
+    expect(all.slice(1).every((l) => l.removed)).toBe(true);
+    const numbers = all.slice(1).map((l) => Number(l.blockNumber));
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+  });
 });
