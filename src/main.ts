@@ -25,6 +25,7 @@ import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstream
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
+import { dumpStateFile, loadStateFile } from './main/stateFiles.js';
 import type { NetworkOptions } from './gateway/router/networkRouter.js';
 import { createMethodTable } from './backends/embedded/methodTable.js';
 import { createWeb3Namespace } from './backends/embedded/web3Namespace.js';
@@ -95,6 +96,24 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       logger: logger.child({ part: 'chain' }),
     });
     cleanups.push(() => chain.close());
+    // anvil's --load-state / --dump-state: merged in before anything serves; written after the
+    // gateway and followers have stopped (cleanups run in reverse), on a clean shutdown only.
+    let started = false;
+    if (config.loadState) {
+      const accounts = await loadStateFile(chain, config.loadState);
+      logger.info({ file: config.loadState, accounts }, 'state loaded (--load-state)');
+    }
+    if (config.dumpState) {
+      const dumpTo = config.dumpState;
+      cleanups.push(async () => {
+        if (!started) return;
+        try {
+          logger.info({ file: await dumpStateFile(chain, dumpTo) }, 'state written (--dump-state)');
+        } catch (error) {
+          logger.error({ err: error, file: dumpTo }, 'writing the state failed (--dump-state)');
+        }
+      });
+    }
     // The chain opens first so a missing service store is refused before an empty one is created.
     const storeWarning = checkServiceStore({ serviceFile, serviceFileExisted, secretsExisted, chainHead: chain.headNumber(), acceptDataLoss: config.acceptDataLoss });
     if (storeWarning) logger.warn(storeWarning);
@@ -219,6 +238,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       cleanups.push(() => follower.stop());
     }
 
+    started = true;
     const baseUrl = address.url;
     const rpcUrl = `${baseUrl}/v2/${secrets.devApiKey}`;
     logger.info(

@@ -47,6 +47,8 @@ export const optionDefs = [
   { key: 'gasLimit', arg: 'gas', kind: 'int', group: 'chain', default: 30_000_000, description: 'block gas limit' },
   { key: 'baseFee', arg: 'wei', kind: 'int', group: 'chain', default: 1_000_000_000, description: 'base fee of the genesis block, in wei' },
   { key: 'coinbase', arg: 'address', kind: 'string', group: 'chain', default: '0x0000000000000000000000000000000000000000', description: 'block beneficiary' },
+  { key: 'loadState', arg: 'file', kind: 'string', group: 'chain', description: 'at start, merge the accounts of a state file (anvil --dump-state / anvil_dumpState JSON, or gzipped) into the embedded chain\'s working state, as anvil --load-state does; a corrupt file stops the start' },
+  { key: 'dumpState', arg: 'file', kind: 'string', group: 'chain', description: 'at a clean shutdown (SIGINT/SIGTERM), write the embedded chain\'s state (accounts, code, storage) to this file as anvil --dump-state does (JSON; a directory gets <dir>/state.json)' },
   { key: 'gasCap', arg: 'gas', kind: 'int', group: 'tracing', default: 50_000_000, description: 'gas cap of eth_call, eth_estimateGas and traced calls' },
   { key: 'traceTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'default timeout of one trace' },
   { key: 'callTimeoutMs', arg: 'ms', kind: 'int', group: 'tracing', default: 5000, description: 'time budget of one eth_call, or of one eth_estimateGas search; past it the call fails with -32000 execution timeout' },
@@ -96,6 +98,8 @@ export const ServiceConfig = z.object({
   gasLimit: z.number().int().positive(),
   baseFee: z.number().int().min(0),
   coinbase: z.string().regex(/^0x[0-9a-fA-F]{40}$/, { error: 'coinbase must be a 20-byte hex address' }),
+  loadState: z.string().min(1).optional(),
+  dumpState: z.string().min(1).optional(),
   gasCap: z.number().int().positive(),
   traceTimeoutMs: z.number().int().positive(),
   // Node timers overflow past 2^31-1 ms.

@@ -1,10 +1,10 @@
 // The gateway: the JSON-RPC endpoint per network (plain keep-alive requests on the fast path,
 // fastPath/, everything else through node:http) and, beside it, the management router
 // (http/api/createApiApp.ts: `/healthz`, `/readyz`, `/metrics`, `/api/keys` and the other `/api`
-// routes). Owns request ids, CORS, access logs and graceful shutdown; what a method does is left
-// to the backends.
+// routes), and the same endpoint over WebSocket (websocket/, node:http's `upgrade`). Owns request
+// ids, CORS, access logs and graceful shutdown; what a method does is left to the backends.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { InternalError } from '../rpc/errors.js';
@@ -29,6 +29,8 @@ import { createRpcEndpoint } from './rpcEndpoint.js';
 import { createUsageRecorder } from './usage/usageRecorder.js';
 import { nodeExchange } from './rpcExchange.js';
 import { createFastFront, type FastExchange } from './fastPath/createFastFront.js';
+import { createWsEndpoint } from './websocket/wsEndpoint.js';
+import { serveAsPlainRequest } from './websocket/plainUpgrade.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -223,6 +225,18 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   server.on('request', (req, res) => void handle(req, res));
   server.on('clientError', handleClientError);
+  // WebSocket upgrades reach node:http (the fast path hands any request with Upgrade over).
+  const websocket = createWsEndpoint({
+    rpc,
+    keyCache,
+    match: (path) => matchRpcPath(path, pathLookup, defaultNetwork),
+    servedNames,
+    limits: { maxMessageBytes: limits.maxBodyBytes, ...options.websocket },
+    nextRequestId,
+    logger,
+    plainRequest: (req, socket, head) => serveAsPlainRequest(server, req, socket as Socket, head, limits.requestTimeoutMs),
+  });
+  server.on('upgrade', websocket.handleUpgrade);
   const front =
     options.fastPath === false
       ? undefined
@@ -269,6 +283,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     close() {
       closed ??= (async () => {
         closing = true;
+        // Upgraded sockets are node:http's no more: the endpoint closes them (1001), the listener waits for them.
+        void websocket.close();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => {
             front?.destroyAll();

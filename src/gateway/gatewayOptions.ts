@@ -11,6 +11,7 @@ import type { CostTableOptions } from './policy/computeUnits.js';
 import type { TierPolicyOptions } from './policy/tiers.js';
 import type { RateLimiter } from './policy/tokenBucket.js';
 import type { NetworkOptions } from './router/networkRouter.js';
+import type { WebSocketLimits } from './websocket/wsLimits.js';
 
 export interface GatewayLimits {
   /** Largest request body; larger answers HTTP 413. */
@@ -58,6 +59,8 @@ export interface GatewayOptions {
   /** Method → compute-unit cost. */
   computeUnits?: CostTableOptions;
   limits?: Partial<GatewayLimits>;
+  /** Bounds of the WebSocket endpoint (websocket/wsLimits.ts); messages are capped at `limits.maxBodyBytes` unless set. */
+  websocket?: Partial<WebSocketLimits>;
   /** CORS of the JSON-RPC endpoint (default: any origin). */
   cors?: CorsOptions;
   /** CORS of every other path: the management API under `/api`, health, metrics (default: none). */

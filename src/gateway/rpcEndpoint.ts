@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ApiKeyRecord } from '../store/types.js';
 import { InvalidRequestError, LimitExceededError, PayloadTooLargeError, RateLimitedError, RpcError, ServiceUnavailableError, toRpcError } from '../rpc/errors.js';
-import type { RpcContext } from '../backends/embedded/methodTable.js';
+import type { RpcConnection, RpcContext } from '../backends/embedded/methodTable.js';
 import type { Backend, CallOutcome } from '../backends/backend.js';
 import { BodyTooLargeError } from '../http/readBody.js';
 import { inspectBody, parseBody, type DecodedBody, type DecodedItem, type JsonRpcId } from './framing/decodeRequest.js';
@@ -70,6 +70,10 @@ class CallContext implements RpcContext {
   ) {}
   get signal(): AbortSignal {
     return this.#ensureController().signal;
+  }
+  /** The WebSocket connection a message came on, for eth_subscribe (gateway/websocket/). */
+  get connection(): RpcConnection | undefined {
+    return this.ex.connection;
   }
   noteCache(hit: boolean): void {
     this.#cacheNoted = true;

@@ -2,6 +2,7 @@
 // parsed it: node:http (nodeExchange below) or the keep-alive fast path (fastPath/). The endpoint
 // only reads the few request fields it needs and writes one whole answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RpcConnection } from '../backends/embedded/methodTable.js';
 import type { HeaderList } from './cors.js';
 import { readRequestBody } from './framing/readRequestBody.js';
 import { lingerAfterAnswer } from '../http/lingeringClose.js';
@@ -21,6 +22,8 @@ export interface RpcExchange {
   destroy(): void;
   /** Calls `listener` once if the client goes away before the answer is written (at once if it already has). */
   onAbort(listener: () => void): void;
+  /** The connection when it takes notifications (a WebSocket message's); absent over HTTP. */
+  readonly connection?: RpcConnection;
 }
 
 function closes(headers: HeaderList): boolean {

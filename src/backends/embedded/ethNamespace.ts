@@ -2,6 +2,7 @@
 import { ethSchema } from '../../rpc/schema/eth.js';
 import { filterSchema } from '../../rpc/schema/filter.js';
 import { signingSchema } from '../../rpc/schema/signing.js';
+import { subscriptionSchema } from '../../rpc/schema/subscription.js';
 import { rawDataSchema, txpoolSchema } from '../../rpc/schema/txpool.js';
 import { createChainFilters } from './chainFilters.js';
 import type { ChainMethodDeps } from './chainMethodDeps.js';
@@ -10,6 +11,7 @@ import { eth_createAccessList } from './eth_createAccessList.js';
 import { createFilterHandlers } from './filterMethods.js';
 import { createRawDataHandlers } from './rawDataMethods.js';
 import { createSigningHandlers } from './signingMethods.js';
+import { createSubscriptionHandlers } from './subscriptionMethods.js';
 import { createTxpoolHandlers } from './txpoolMethods.js';
 import { eth_accounts } from './eth_accounts.js';
 import { eth_blockNumber } from './eth_blockNumber.js';
@@ -40,16 +42,17 @@ import { eth_sendTransaction } from './eth_sendTransaction.js';
 import { eth_syncing } from './eth_syncing.js';
 import { type Namespace, defineNamespace } from './methodTable.js';
 
-const chainSchema = { ...ethSchema, ...filterSchema, ...signingSchema, ...txpoolSchema, ...rawDataSchema };
+const chainSchema = { ...ethSchema, ...filterSchema, ...subscriptionSchema, ...signingSchema, ...txpoolSchema, ...rawDataSchema };
 
 /**
- * eth_* methods served by the embedded chain, with its polled filters, signing (eth_sign,
+ * eth_* methods served by the embedded chain, with its polled filters and subscriptions, signing (eth_sign,
  * personal_sign, eth_signTypedData_v4, eth_signTransaction), txpool_* and debug_getRaw*.
  */
 export function createEthNamespace(deps: ChainMethodDeps): Namespace<typeof chainSchema> {
   const filters = deps.filters ?? createChainFilters(deps.chain);
   return defineNamespace(chainSchema, {
     ...createFilterHandlers(deps, filters),
+    ...createSubscriptionHandlers(filters),
     ...createSigningHandlers(deps),
     ...createTxpoolHandlers(deps),
     ...createRawDataHandlers(deps),

@@ -20,6 +20,29 @@ export interface RpcContext {
    * gateway's `X-Cache` header). Absent where nobody asks.
    */
   noteCache?(hit: boolean): void;
+  /**
+   * The client's connection when it can take notifications (a WebSocket); absent over HTTP, where
+   * eth_subscribe has nowhere to send them.
+   */
+  connection?: RpcConnection;
+}
+
+/** One subscription of a connection, as eth_subscribe handlers see it. */
+export interface ConnectionSubscription {
+  readonly id: string;
+  /** Sends `{method: 'eth_subscription', params: {subscription: id, result}}` (after eth_subscribe's answer). */
+  notify(result: unknown): void;
+}
+
+/** What a connection that takes notifications offers handlers (the gateway's WebSocket endpoint). */
+export interface RpcConnection {
+  /**
+   * Registers a subscription whose `cancel` runs on eth_unsubscribe or when the connection closes.
+   * Throws LimitExceededError past the connection's or the API key's bound.
+   */
+  subscribe(cancel: () => void): ConnectionSubscription;
+  /** Ends one of this connection's subscriptions; false when it has none by that id. */
+  unsubscribe(id: string): boolean;
 }
 
 export type MethodHandler<M extends MethodSpec> = (params: ParamsOf<M>, ctx: RpcContext) => unknown;

@@ -5,8 +5,11 @@ import type { ChainReceipt } from '../../engine/chain/types.js';
 import { bytesToHex, quantityToHex } from '../../rpc/hex.js';
 import { transactionToRpc } from './rpcTransaction.js';
 
-/** `receipts` are needed for full transactions (their effectiveGasPrice). */
-export function blockToRpc(block: Block, full: boolean, receipts: readonly ChainReceipt[] = []): Record<string, unknown> {
+/**
+ * The header fields of the block object, as eth_subscribe `newHeads` sends them (geth sends the
+ * header alone: no transactions, uncles, withdrawals or size).
+ */
+export function blockHeaderToRpc(block: Block): Record<string, unknown> {
   const h = block.header;
   const out: Record<string, unknown> = {
     hash: bytesToHex(block.hash()),
@@ -33,6 +36,12 @@ export function blockToRpc(block: Block, full: boolean, receipts: readonly Chain
   if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = bytesToHex(h.parentBeaconBlockRoot);
   if (h.requestsHash !== undefined) out.requestsHash = bytesToHex(h.requestsHash);
   out.totalDifficulty = '0x0';
+  return out;
+}
+
+/** `receipts` are needed for full transactions (their effectiveGasPrice). */
+export function blockToRpc(block: Block, full: boolean, receipts: readonly ChainReceipt[] = []): Record<string, unknown> {
+  const out = blockHeaderToRpc(block);
   out.size = quantityToHex(block.serialize().length);
   out.uncles = [];
   out.transactions = block.transactions.map((tx, index) =>

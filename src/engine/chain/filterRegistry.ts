@@ -27,6 +27,8 @@ export interface FeedBlock {
   hash: Uint8Array;
   number: bigint;
   logs: Omit<FilterLog, 'removed'>[];
+  /** The block's header as subscribers receive it (eth_subscribe `newHeads`), when the feed renders one. */
+  header?: unknown;
 }
 
 /** Log criteria; bounds are block numbers (undefined: no bound, e.g. `latest`). */
@@ -82,6 +84,8 @@ export interface FilterRegistry {
   size(): number;
   /** Whether any filter is installed: a feed may skip reading a block's logs when none is. */
   hasFilters(): boolean;
+  /** The same, under the name every feed target shares (chainFilterFeed.ts). */
+  isListening(): boolean;
 }
 
 export const FILTER_TTL_MS = 5 * 60_000;
@@ -253,5 +257,6 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
       return filters.size;
     },
     hasFilters: () => filters.size > 0,
+    isListening: () => filters.size > 0,
   };
 }

@@ -6,6 +6,8 @@ import { type Tracer, createTracer } from '../../../engine/trace/createTracer.js
 import { createPooledCalls } from '../../../engine/trace/pooledCalls.js';
 import { type TracePool, createTracePool } from '../../../engine/trace/tracePool.js';
 import type { TierPolicyOptions } from '../../../gateway/policy/tiers.js';
+import type { NetworkOptions } from '../../../gateway/router/networkRouter.js';
+import type { WebSocketLimits } from '../../../gateway/websocket/wsLimits.js';
 import { type TestGateway, startTestGateway } from '../../../gateway/testing/startTestGateway.js';
 import type { ApiKeyTier } from '../../../store/types.js';
 import { createDebugNamespace } from '../debugNamespace.js';
@@ -24,6 +26,12 @@ export interface PooledServiceOptions {
   tiers?: TierPolicyOptions;
   /** The gateway's keep-alive fast path (default on, as in the service); false for node:http alone. */
   fastPath?: boolean;
+  /** Chain id of the embedded chain (default 31337), e.g. a hosted network's so its SDK accepts it. */
+  chainId?: bigint;
+  /** Bounds of the WebSocket endpoint. */
+  websocket?: Partial<WebSocketLimits>;
+  /** More networks after `local` (e.g. a pass-through one). */
+  moreNetworks?: NetworkOptions[];
 }
 
 export interface PooledService {
@@ -33,11 +41,13 @@ export interface PooledService {
   tracer: Tracer;
   /** The JSON-RPC URL of the key of `tier`. */
   rpcUrl(tier: ApiKeyTier): string;
+  /** The WebSocket URL of the key of `tier`. */
+  wsUrl(tier: ApiKeyTier): string;
   close(): Promise<void>;
 }
 
 export async function startPooledService(options: PooledServiceOptions): Promise<PooledService> {
-  const temp = await openTempChain({ clock: Date.now, gasCap: options.gasCap, callTimeoutMs: options.callTimeoutMs });
+  const temp = await openTempChain({ clock: Date.now, gasCap: options.gasCap, callTimeoutMs: options.callTimeoutMs, ...(options.chainId ? { chainId: options.chainId } : {}) });
   const { chain } = temp;
   const worker = { dataDir: temp.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: options.gasCap };
   const pool = options.workers > 0 ? createTracePool({ size: options.workers, worker, maxQueuedJobs: options.maxQueuedJobs }) : undefined;
@@ -45,13 +55,14 @@ export async function startPooledService(options: PooledServiceOptions): Promise
   const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.traceTimeoutMs, runJob });
   const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: options.callTimeoutMs });
   const table = createMethodTable(createEthNamespace({ chain, calls }), createDevNamespace({ chain }), createTraceNamespace({ tracer }), createDebugNamespace({ tracer }));
-  const gateway = await startTestGateway({ networks: [{ name: 'local', table }], tiers: options.tiers, fastPath: options.fastPath });
+  const gateway = await startTestGateway({ networks: [{ name: 'local', table }, ...(options.moreNetworks ?? [])], tiers: options.tiers, fastPath: options.fastPath, websocket: options.websocket });
   return {
     gateway,
     temp,
     pool,
     tracer,
     rpcUrl: (tier) => `${gateway.url}/v2/${gateway.keys[tier]}`,
+    wsUrl: (tier) => `${gateway.url.replace(/^http/, 'ws')}/v2/${gateway.keys[tier]}`,
     async close() {
       await gateway.close();
       tracer.close();
