@@ -68,7 +68,14 @@ describe('differential against anvil', () => {
       const [fromAnvil, fromUs] = await both('eth_sendRawTransaction', [raw]);
       expect(fromUs).toEqual(fromAnvil);
       const hash = (fromAnvil as { result: Hex }).result;
-      const [anvilReceipt, ourReceipt] = await both('eth_getTransactionReceipt', [hash]);
+      // anvil answers eth_sendRawTransaction before its automined block is in: wait for the receipt.
+      const deadline = Date.now() + 10_000;
+      let anvilReceipt = await anvilRpc(anvil.url, 'eth_getTransactionReceipt', [hash]);
+      while ((anvilReceipt as { result: unknown }).result === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        anvilReceipt = await anvilRpc(anvil.url, 'eth_getTransactionReceipt', [hash]);
+      }
+      const ourReceipt = await rpc(table, 'eth_getTransactionReceipt', [hash]);
       expect(comparable((ourReceipt as { result: Record<string, unknown> }).result)).toEqual(comparable((anvilReceipt as { result: Record<string, unknown> }).result));
     }
     const statuses = await Promise.all(raws.map(async (_, i) => ((await rpc(table, 'eth_getBlockReceipts', [`0x${(i + 1).toString(16)}`])) as { result: { status: Hex }[] }).result[0]!.status));
