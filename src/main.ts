@@ -21,6 +21,7 @@ import { planNetworks, type ServedNetwork } from './config/networks.js';
 import { networkKey } from './config/networkNames.js';
 import { createNetworkBackend, upstreamLabel, upstreamOrigin, type NetworkBackend } from './main/networkBackends.js';
 import { createCacheMetrics } from './backends/upstream/cache/cacheMetrics.js';
+import { createTracePathMetrics } from './backends/upstream/tracePathMetrics.js';
 import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstreamsRoute.js';
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
@@ -153,6 +154,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const backends = new Map<string, NetworkBackend>();
     // One set of cache series for every network's cache, bound to the gateway's registry below.
     const cacheMetrics = createCacheMetrics();
+    const tracePathMetrics = createTracePathMetrics();
     for (const network of served) {
       if (network.kind !== 'upstream') continue;
       const backend = createNetworkBackend(network, {
@@ -161,6 +163,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         timeoutMs: config.upstreamTimeoutMs,
         cacheBytes: config.upstreamCacheMb * 1024 * 1024,
         cacheMetrics,
+        tracePathMetrics,
       });
       backends.set(network.name, backend);
       cleanups.push(async () => backend.close());
@@ -210,6 +213,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     });
     registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
     cacheMetrics.bind(gateway.metrics.registry);
+    tracePathMetrics.bind(gateway.metrics.registry);
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
     notifier.start();

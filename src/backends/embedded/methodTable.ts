@@ -20,6 +20,11 @@ export interface RpcContext {
    * gateway's `X-Cache` header). Absent where nobody asks.
    */
   noteCache?(hit: boolean): void;
+  /**
+   * Told by an upstream network's trace path choice (backends/upstream/tracePaths.ts), once per
+   * answered trace call, where the answer came from (the gateway's `X-Trace-Source` header).
+   */
+  noteTraceSource?(source: 'native' | 'translated' | 'executed'): void;
 }
 
 export type MethodHandler<M extends MethodSpec> = (params: ParamsOf<M>, ctx: RpcContext) => unknown;
