@@ -164,6 +164,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         cacheBytes: config.upstreamCacheMb * 1024 * 1024,
         cacheMetrics,
         tracePathMetrics,
+        // What no upstream and no translation answers runs on the embedded engine over upstream state.
+        fork: { hardfork: config.hardfork, kzg: chain.common.customCrypto.kzg, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMaxMs, maxTimeoutMs: config.traceTimeoutMaxMs },
       });
       backends.set(network.name, backend);
       cleanups.push(async () => backend.close());

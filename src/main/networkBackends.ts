@@ -1,14 +1,15 @@
 // The one place that decides what serves an upstream network: the network's pool of upstream nodes
 // (backends/upstream/networkUpstreams.ts: probing, health, capability routing, failover, pinned
 // tags), the trace path choice over it (backends/upstream/tracePaths.ts: native, translated or
-// executed), and the finality-aware cache outermost (backends/upstream/cache/), so translated
+// executed by backends/fork/), and the finality-aware cache outermost (backends/upstream/cache/), so translated
 // answers are cached too. The gateway, the follower and main.ts take whatever this returns.
 import type { Logger } from '../log/createLogger.js';
 import type { Backend } from '../backends/backend.js';
 import { createNetworkUpstreams, redactedOrigin, type NetworkStatus, type NetworkUpstreams } from '../backends/upstream/networkUpstreams.js';
 import { createCachingBackend, type CachingBackend } from '../backends/upstream/cache/cachingBackend.js';
 import type { CacheMetrics } from '../backends/upstream/cache/cacheMetrics.js';
-import { createTracePathBackend, type TraceExecutor } from '../backends/upstream/tracePaths.js';
+import { createTracePathBackend } from '../backends/upstream/tracePaths.js';
+import { createForkExecutor, type ForkExecutorOptions } from '../backends/fork/forkExecutor.js';
 import type { TracePathMetrics } from '../backends/upstream/tracePathMetrics.js';
 import type { ServedNetwork } from '../config/networks.js';
 
@@ -40,8 +41,11 @@ export interface NetworkBackendOptions {
   /** Head polling interval of the pool. Default 1,000 ms. */
   headPollMs?: number;
   tracePathMetrics?: TracePathMetrics;
-  /** Fork execution of trace calls no upstream and no translation answers; none: those are -32601. */
-  executor?: TraceExecutor;
+  /**
+   * Fork execution (the embedded engine on an upstream's state) of trace calls no upstream and no
+   * translation answers; absent: those are -32601.
+   */
+  fork?: Omit<ForkExecutorOptions, 'chainId'>;
 }
 
 /** Label of an upstream in logs, metrics and errors: `ETH_MAINNET#0`. */
@@ -60,7 +64,8 @@ export function createNetworkBackend(network: UpstreamNetwork, options: NetworkB
     maxResponseBytes: options.maxResponseBytes,
     headPollMs: options.headPollMs,
   });
-  const traced = createTracePathBackend({ network: network.name, inner: upstreams.backend, members: () => upstreams.members(), executor: options.executor, metrics: options.tracePathMetrics });
+  const executor = options.fork && createForkExecutor({ ...options.fork, chainId: () => upstreams.chainId() });
+  const traced = createTracePathBackend({ network: network.name, inner: upstreams.backend, members: () => upstreams.members(), executor, metrics: options.tracePathMetrics });
   const cacheBytes = options.cacheBytes ?? 256 * 1024 * 1024;
   const cache: CachingBackend | undefined =
     cacheBytes > 0 ? createCachingBackend(traced, { chain: upstreams, maxBytes: cacheBytes, network: network.name, metrics: options.cacheMetrics }) : undefined;

@@ -20,8 +20,11 @@ export type TracePath = TraceSource | 'unsupported';
 export interface TraceExecutor {
   /** Whether it can answer these parameters at all (method, tracer, trace types). */
   accepts(method: string, params: readonly unknown[]): boolean;
-  /** The answer; every state read goes through `upstream` (the routed backend, with the caller's context). */
-  run(method: string, params: readonly unknown[], upstream: Upstream, ctx: RpcContext): Promise<unknown>;
+  /**
+   * The answer; every read goes through `upstream` (the routed backend with the caller's context:
+   * single calls, and batches when the routed backend takes them).
+   */
+  run(method: string, params: readonly unknown[], upstream: { call: Upstream; batch?: (calls: readonly BackendCall[]) => Promise<CallOutcome[]> }, ctx: RpcContext): Promise<unknown>;
 }
 
 export interface TracePathOptions {
@@ -123,7 +126,7 @@ export function createTracePathBackend(options: TracePathOptions): TracePathBack
         let result: unknown;
         if (choice.source === 'native') result = await inner.call(method, rawParams, ctx);
         else if (choice.source === 'translated') result = await choice.translation.run(params, upstream);
-        else result = await executor!.run(method, params, upstream, ctx);
+        else result = await executor!.run(method, params, { call: upstream, batch: inner.callBatch && ((calls) => inner.callBatch!(calls, ctx)) }, ctx);
         note(method, choice.source, ctx);
         return result;
       } catch (error) {

@@ -1,0 +1,150 @@
+// Fork execution as networkBackends.ts wires it, through a real gateway: a network whose only
+// upstream is a plain archive RPC (a test-side proxy in front of anvil passing only eth_*, net_*
+// and web3_* methods) answers trace_call, debug_traceCall, trace_replayTransaction and
+// debug_traceTransaction by executing on anvil's state, equal to the embedded engine's answers for
+// the same signed transactions, with X-Trace-Source: executed; an anvil network executes what
+// neither anvil nor a translation has (vmTrace); a state read failing mid-execution fails the
+// request.
+import { Writable } from 'node:stream';
+import { parseTransaction } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../log/createLogger.js';
+import { post, rpcBody, startTestGateway, type TestGateway } from '../gateway/testing/startTestGateway.js';
+import { rpc } from '../backends/embedded/testing/chainRpc.js';
+import { type Json, type TraceAnvilPair, startTraceAnvilPair } from '../backends/embedded/testing/traceAnvilPair.js';
+import { startMisbehavingUpstream, type MisbehavingUpstream } from '../backends/upstream/testing/misbehavingUpstream.js';
+import { createNetworkBackend, type NetworkBackend } from './networkBackends.js';
+
+const logger = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, done) => done() }) });
+/** What a plain archive RPC answers; everything else is -32601. */
+const plainMethod = (method: string) => /^(eth|net|web3)_/.test(method);
+
+let pair: TraceAnvilPair;
+/** Between the plain proxy and anvil: passes through until a test makes it fail a method. */
+let flaky: MisbehavingUpstream;
+let plain: MisbehavingUpstream;
+let plainNet: NetworkBackend;
+let anvilNet: NetworkBackend;
+let t: TestGateway;
+
+beforeAll(async () => {
+  pair = await startTraceAnvilPair(['--hardfork', 'prague']);
+  flaky = await startMisbehavingUpstream({ target: pair.anvil.url, mode: 'proxy' });
+  plain = await startMisbehavingUpstream({ target: flaky.url, mode: 'methodNotFound', affects: (method) => !plainMethod(method) });
+  const fork = { hardfork: 'prague' };
+  plainNet = createNetworkBackend({ kind: 'upstream', name: 'PLAIN', chainId: 31337n, upstreams: [{ url: plain.url, weight: 1 }] }, { logger, headPollMs: 100, fork });
+  anvilNet = createNetworkBackend({ kind: 'upstream', name: 'ANVIL', chainId: 31337n, upstreams: [{ url: pair.anvil.url, weight: 1 }] }, { logger, headPollMs: 100, fork });
+  await Promise.all([plainNet.start(), anvilNet.start()]);
+  t = await startTestGateway({ networks: [{ name: 'plain', passThrough: plainNet.backend }, { name: 'anvil', passThrough: anvilNet.backend }] });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  plainNet?.close();
+  anvilNet?.close();
+  await plain?.close();
+  await flaky?.close();
+  await pair?.stop();
+});
+
+async function ours(method: string, params: unknown[]): Promise<Json> {
+  const answer = await rpc(pair.table, method, params);
+  if ('error' in answer) throw new Error(`${method}: ${answer.error.message}`);
+  return answer.result as Json;
+}
+
+async function ask(network: string, method: string, params: unknown[]) {
+  const r = await post(`${t.url}/${network}/v2/${t.keys.enterprise}`, rpcBody(method, params));
+  return { body: r.json as { result?: Json; error?: { code: number; message: string } }, source: r.headers.get('x-trace-source') };
+}
+
+describe('fork execution on a plain archive RPC', () => {
+  it('default: the plain network has no trace method of its own, and every trace path is execution', () => {
+    const paths = plainNet.status().tracePaths!;
+    expect(paths['trace_call/trace']).toBe('executed');
+    expect(paths['trace_call/vmTrace']).toBe('executed');
+    expect(paths['debug_traceCall/structLogger']).toBe('executed');
+    expect(paths['debug_traceTransaction/callTracer']).toBe('executed');
+    expect(plainNet.status().upstreams[0]!.methods).toMatchObject({ trace_transaction: false, debug_traceCall: false });
+  });
+
+  it('behavior: trace_call and debug_traceCall (every tracer, vmTrace) at the head equal the embedded engine, executed', async () => {
+    const from = ((await ours('eth_accounts', [])) as string[])[0]!;
+    const probe = ((await ours('eth_getTransactionReceipt', [pair.hashes.get('deployProbe')!])) as { contractAddress: string }).contractAddress;
+    const token = ((await ours('eth_getTransactionReceipt', [pair.hashes.get('deployToken')!])) as { contractAddress: string }).contractAddress;
+    // The scenario transactions as calls: nested calls, reverts, creates, token transfers reading storage.
+    const calls = pair.scenarios
+      .filter((s) => !['deployToken', 'deployProbe', 'failCreate'].includes(s.name))
+      .slice(0, 8)
+      .map((s) => {
+        const tx = parseTransaction(s.raw as `0x${string}`);
+        return { from, to: tx.to as string | undefined, data: (tx.data ?? '0x') as string, value: `0x${(tx.value ?? 0n).toString(16)}`, gas: `0x${tx.gas!.toString(16)}` };
+      });
+    calls.push({ from, to: token, data: '0x70a08231000000000000000000000000' + from.slice(2), value: '0x0', gas: '0x100000' });
+    expect(calls.some((c) => c.to?.toLowerCase() === probe.toLowerCase())).toBe(true);
+    let compared = 0;
+    for (const call of calls) {
+      for (const [method, params] of [
+        ['trace_call', [call, ['trace', 'stateDiff', 'vmTrace'], 'latest']],
+        ['debug_traceCall', [call, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }]],
+        ['debug_traceCall', [call, 'latest', { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]],
+        ['debug_traceCall', [call, 'latest', { tracer: 'flatCallTracer' }]],
+        ['debug_traceCall', [call, 'latest', {}]],
+      ] as const) {
+        const mine = await ours(method, params as unknown as unknown[]);
+        const theirs = await ask('plain', method, params as unknown as unknown[]);
+        expect(theirs.source, `${method} ${JSON.stringify(theirs.body.error)}`).toBe('executed');
+        expect({ method, call, result: theirs.body.result }).toEqual({ method, call, result: mine });
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(40);
+    // The state came from the plain node, read lazily at the head's hash.
+    expect(flaky.seen.get('eth_getStorageAt')).toBeGreaterThan(0);
+    expect(flaky.seen.get('eth_getCode')).toBeGreaterThan(0);
+    expect(flaky.seen.get('debug_traceCall') ?? 0).toBe(0);
+    const full = await ask('plain', 'trace_call', [calls[0], ['vmTrace'], 'latest']);
+    expect((full.body.result as { vmTrace: { ops: unknown[] } }).vmTrace.ops.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('behavior: trace_replayTransaction and debug_traceTransaction (struct logger) replay the block prefix on the parent state, equal to the embedded engine', async () => {
+    for (const name of ['nested', 'catchRevert', 'makeAndKill', 'pay', 'mixed']) {
+      const hash = pair.hashes.get(name)!;
+      for (const [method, params] of [
+        ['trace_replayTransaction', [hash, ['trace', 'stateDiff', 'vmTrace']]],
+        ['debug_traceTransaction', [hash, {}]],
+        ['debug_traceTransaction', [hash, { tracer: 'prestateTracer' }]],
+      ] as const) {
+        const theirs = await ask('plain', method, params as unknown as unknown[]);
+        expect(theirs.source, `${name} ${method} ${JSON.stringify(theirs.body.error)}`).toBe('executed');
+        expect({ name, method, result: theirs.body.result }).toEqual({ name, method, result: await ours(method, params as unknown as unknown[]) });
+      }
+    }
+  }, 120_000);
+
+  it('behavior: on an anvil network, what neither anvil nor a translation has (trace_replayTransaction vmTrace) is executed', async () => {
+    const hash = pair.hashes.get('nested')!;
+    expect(anvilNet.status().tracePaths!['trace_replayTransaction/vmTrace']).toBe('executed');
+    const r = await ask('anvil', 'trace_replayTransaction', [hash, ['vmTrace']]);
+    expect(r.source).toBe('executed');
+    expect(r.body.result).toEqual(await ours('trace_replayTransaction', [hash, ['vmTrace']]));
+  }, 60_000);
+
+  it('error: a state read failing mid-execution fails the request, never a trace on zeros', async () => {
+    // A block whose state no earlier test read: its reads are not in the shared cache.
+    const hash = pair.hashes.get('revertWithReason')!;
+    flaky.mode = 'garbage';
+    flaky.affects = (method) => ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt'].includes(method);
+    try {
+      const r = await ask('plain', 'debug_traceTransaction', [hash, {}]);
+      // The replay reads the sender's and the contract's accounts as it runs: those reads fail, so does the answer.
+      expect(r.body.result).toBeUndefined();
+      expect(r.body.error!.code).toBeLessThan(0);
+      expect(r.source).toBeNull();
+    } finally {
+      flaky.mode = 'proxy';
+      flaky.affects = () => true;
+    }
+    const again = await ask('plain', 'debug_traceTransaction', [hash, {}]);
+    expect(again.body.result).toEqual(await ours('debug_traceTransaction', [hash, {}]));
+  }, 60_000);
+});
