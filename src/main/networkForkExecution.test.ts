@@ -129,6 +129,16 @@ describe('fork execution on a plain archive RPC', () => {
     expect(r.body.result).toEqual(await ours('trace_replayTransaction', [hash, ['vmTrace']]));
   }, 60_000);
 
+  it('behavior: a translation refused for a gap (a reverted create\'s address, which callTracer leaves out) is executed instead', async () => {
+    const hash = pair.hashes.get('failCreate')!;
+    const mine = (await ours('trace_replayTransaction', [hash, ['trace']])) as { trace: { type: string; error?: string; result: { address?: string } | null }[] };
+    // The gap's premise: our answer names the address of a create that reverted.
+    expect(mine.trace.some((e) => e.type === 'create' && e.error === 'Reverted' && e.result?.address !== undefined)).toBe(true);
+    const r = await ask('anvil', 'trace_replayTransaction', [hash, ['trace']]);
+    expect(r.source).toBe('executed');
+    expect(r.body.result).toEqual(mine);
+  }, 60_000);
+
   it('error: a state read failing mid-execution fails the request, never a trace on zeros', async () => {
     // A block whose state no earlier test read: its reads are not in the shared cache.
     const hash = pair.hashes.get('revertWithReason')!;

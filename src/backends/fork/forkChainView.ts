@@ -102,7 +102,8 @@ export function createForkChainView(options: ForkChainViewOptions): ChainView {
     getBlockByHash: async (hash) => byHash(bytesToHex(hash), false),
     async resolveBlock(id: BlockId) {
       if (id.kind === 'hash') return byHash(id.hash, false);
-      const tag = id.kind === 'number' ? quantityToHex(id.number) : id.tag;
+      // The pending block has no hash to pin reads to: calls on it run on the head, as the embedded chain runs them.
+      const tag = id.kind === 'number' ? quantityToHex(id.number) : id.tag === 'pending' ? 'latest' : id.tag;
       return keep(await call('eth_getBlockByNumber', [tag, false]), false);
     },
     async getTransaction(hash): Promise<ChainTransaction | undefined> {

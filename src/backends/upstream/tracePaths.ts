@@ -130,9 +130,11 @@ export function createTracePathBackend(options: TracePathOptions): TracePathBack
         note(method, choice.source, ctx);
         return result;
       } catch (error) {
-        // A node that turned out not to have the method (the router now knows), or a translation
-        // whose source lacks what the answer needs: the next path may still answer.
-        const next: Choice = error instanceof MethodNotFoundError || error instanceof TranslationGapError ? choose(method, params, choice.source) : undefined;
+        // A node that turned out not to have the method (the router now knows, even when another,
+        // unreachable node made the router's error a -32005), or a translation whose source lacks
+        // what the answer needs: the next path may still answer.
+        const learned = choice.source === 'native' && !networkCan({ method, ...tracingNeeds(method, params), blocks: [] });
+        const next: Choice = learned || error instanceof MethodNotFoundError || error instanceof TranslationGapError ? choose(method, params, choice.source) : undefined;
         if (error instanceof TranslationGapError) metrics?.gap(network, KNOWN_METHODS.has(method) ? method : 'other', error.missing);
         if (!next) throw error;
         choice = next;
@@ -173,8 +175,13 @@ export function createTracePathBackend(options: TracePathOptions): TracePathBack
           outcomes[i] = answer;
         }
       });
-      // A trace call a node refused as unsupported takes the next path on its own.
-      await Promise.all(together.filter((i) => !outcomes[i]!.ok && isTraceMethod(calls[i]!.method) && (outcomes[i] as { error: unknown }).error instanceof MethodNotFoundError).map(single));
+      // A trace call a node refused as unsupported (the router knows it now) takes the next path on its own.
+      const refused = (i: number) => {
+        const { method, params } = calls[i]!;
+        if (outcomes[i]!.ok || !isTraceMethod(method)) return false;
+        return (outcomes[i] as { error: unknown }).error instanceof MethodNotFoundError || choose(method, Array.isArray(params) ? (params as unknown[]) : [])?.source !== 'native';
+      };
+      await Promise.all(together.filter(refused).map(single));
     };
     await Promise.all([group(), ...alone.map(single)]);
     return outcomes;
