@@ -121,6 +121,42 @@ describe('fork execution on a plain archive RPC', () => {
     }
   }, 120_000);
 
+  it('behavior: mined blocks too: trace_transaction and debug_traceBlockByNumber executed equal the embedded engine (each chain with its own block hash)', async () => {
+    for (const name of ['nested', 'makeChildren', 'insufficientBalanceCall']) {
+      const hash = pair.hashes.get(name)!;
+      const [theirReceipt, ourReceipt] = (await pair.both('eth_getTransactionReceipt', [hash])) as [{ blockHash: string; blockNumber: string }, { blockHash: string }];
+      const entries = await ask('plain', 'trace_transaction', [hash]);
+      expect(entries.source).toBe('executed');
+      const normalised = (entries.body.result as { blockHash: string }[]).map((e) => {
+        expect(e.blockHash).toBe(theirReceipt.blockHash);
+        return { ...e, blockHash: ourReceipt.blockHash };
+      });
+      expect({ name, entries: normalised }).toEqual({ name, entries: await ours('trace_transaction', [hash]) });
+      const params = [theirReceipt.blockNumber, { tracer: 'callTracer' }];
+      const block = await ask('plain', 'debug_traceBlockByNumber', params);
+      expect(block.source).toBe('executed');
+      expect({ name, block: block.body.result }).toEqual({ name, block: await ours('debug_traceBlockByNumber', params) });
+      // A call between the block's transactions: on the parent's state after the first txIndex of them.
+      const tx = (await ours('eth_getTransactionByHash', [hash])) as { from: string; to: string; input: string };
+      for (const txIndex of [0, 1]) {
+        const between = [{ from: tx.from, to: tx.to, data: tx.input }, theirReceipt.blockNumber, { tracer: 'prestateTracer', txIndex }];
+        const r = await ask('plain', 'debug_traceCall', between);
+        expect(r.source).toBe('executed');
+        expect({ name, txIndex, result: r.body.result }).toEqual({ name, txIndex, result: await ours('debug_traceCall', between) });
+      }
+    }
+  }, 60_000);
+
+  it('behavior: BLOCKHASH reads the upstream\'s headers, and state overrides apply over the fork state', async () => {
+    const head = (await pair.anvilRpc('eth_getBlockByNumber', ['latest', false])) as { result: { number: string } };
+    const previous = (await pair.anvilRpc('eth_getBlockByNumber', [`0x${(BigInt(head.result.number) - 1n).toString(16)}`, false])) as { result: { hash: string } };
+    // PUSH1 1, NUMBER, SUB, BLOCKHASH, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: the previous block's hash.
+    const at = '0x00000000000000000000000000000000000b1075';
+    const r = await ask('plain', 'debug_traceCall', [{ to: at }, head.result.number, { tracer: 'callTracer', stateOverrides: { [at]: { code: '0x600143034060005260206000f3' } } }]);
+    expect(r.source).toBe('executed');
+    expect((r.body.result as { output: string }).output).toBe(previous.result.hash);
+  }, 30_000);
+
   it('behavior: on an anvil network, what neither anvil nor a translation has (trace_replayTransaction vmTrace) is executed', async () => {
     const hash = pair.hashes.get('nested')!;
     expect(anvilNet.status().tracePaths!['trace_replayTransaction/vmTrace']).toBe('executed');

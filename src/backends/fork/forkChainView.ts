@@ -21,6 +21,11 @@ export interface ForkChainViewOptions {
   states: ForkStateCache;
   /** Rules the upstream chain runs at (its chain id, the configured hardfork). */
   common: Common;
+  /**
+   * Read blocks with their transactions (a block trace, a call after some of a block's
+   * transactions); false for calls on a block's post-state, which need its header only.
+   */
+  fullBlocks: boolean;
 }
 
 type RpcBlock = JSONRPCBlock & { hash: string; transactions: unknown[] };
@@ -57,7 +62,7 @@ function blockFromRpc(json: RpcBlock, common: Common, full: boolean): Block {
 }
 
 export function createForkChainView(options: ForkChainViewOptions): ChainView {
-  const { upstream, states, common } = options;
+  const { upstream, states, common, fullBlocks } = options;
   const call = upstream.call;
   /** Blocks this request read, by hash: with transactions when a replay needed them. */
   const blocks = new Map<string, { block: Block; full: boolean }>();
@@ -98,13 +103,13 @@ export function createForkChainView(options: ForkChainViewOptions): ChainView {
     chainId: common.chainId(),
     common,
     headNumber: () => head,
-    getBlockByNumber: async (number) => keep(await call('eth_getBlockByNumber', [quantityToHex(number), false]), false),
-    getBlockByHash: async (hash) => byHash(bytesToHex(hash), false),
+    getBlockByNumber: async (number) => keep(await call('eth_getBlockByNumber', [quantityToHex(number), fullBlocks]), fullBlocks),
+    getBlockByHash: async (hash) => byHash(bytesToHex(hash), fullBlocks),
     async resolveBlock(id: BlockId) {
-      if (id.kind === 'hash') return byHash(id.hash, false);
+      if (id.kind === 'hash') return byHash(id.hash, fullBlocks);
       // The pending block has no hash to pin reads to: calls on it run on the head, as the embedded chain runs them.
       const tag = id.kind === 'number' ? quantityToHex(id.number) : id.tag === 'pending' ? 'latest' : id.tag;
-      return keep(await call('eth_getBlockByNumber', [tag, false]), false);
+      return keep(await call('eth_getBlockByNumber', [tag, fullBlocks]), fullBlocks);
     },
     async getTransaction(hash): Promise<ChainTransaction | undefined> {
       const tx = (await call('eth_getTransactionByHash', [bytesToHex(hash)])) as { blockHash?: unknown } | null;

@@ -36,6 +36,14 @@ export const EXECUTED_METHODS: ReadonlySet<string> = new Set([
   'debug_traceBlockByHash',
 ]);
 
+/** Calls on a block's post-state: they need the block's header only (unless a call runs after some of its transactions). */
+function headerOnly(method: string, params: readonly unknown[]): boolean {
+  if (method === 'trace_call' || method === 'trace_callMany' || method === 'trace_rawTransaction') return true;
+  if (method !== 'debug_traceCall') return false;
+  const options = params[2];
+  return typeof options !== 'object' || options === null || (options as { txIndex?: unknown }).txIndex === undefined;
+}
+
 export interface ForkExecutorOptions {
   /** The network's chain id (known once its upstreams are probed). */
   chainId(): bigint | undefined;
@@ -73,7 +81,7 @@ export function createForkExecutor(options: ForkExecutorOptions): ForkExecutor {
     async run(method, params, upstream: ForkUpstream, ctx: RpcContext) {
       const chainId = options.chainId();
       if (chainId === undefined) throw new NoHealthyUpstreamError('fork', method, ['the network\'s chain id is not known yet']);
-      const chain = createForkChainView({ upstream, states, common: commonFor(chainId) });
+      const chain = createForkChainView({ upstream, states, common: commonFor(chainId), fullBlocks: !headerOnly(method, params) });
       // On this thread, yielding often: the reads wait on the network anyway.
       const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.timeoutMs ?? 30_000, maxTimeoutMs: options.maxTimeoutMs ?? Math.max(30_000, options.timeoutMs ?? 0), yieldEveryMs: 5, useMinedRecords: false });
       try {
