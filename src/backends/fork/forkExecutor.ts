@@ -8,7 +8,7 @@ import type { Hardfork } from '@ethereumjs/common';
 import type { KZG } from '@ethereumjs/util';
 import { createPinnedCommon } from '../../engine/execute/gethConfig.js';
 import { createTracer } from '../../engine/trace/createTracer.js';
-import { NoHealthyUpstreamError } from '../../rpc/errors.js';
+import { LimitExceededError, NoHealthyUpstreamError, UpstreamAbortedError } from '../../rpc/errors.js';
 import { createDebugNamespace } from '../embedded/debugNamespace.js';
 import { callMethod, createMethodTable, type RpcContext } from '../embedded/methodTable.js';
 import { createTraceNamespace } from '../embedded/traceNamespace.js';
@@ -57,14 +57,56 @@ export interface ForkExecutorOptions {
   /** Default execution timeout, ms (reads over the network count): default 30,000. */
   timeoutMs?: number;
   maxTimeoutMs?: number;
+  /**
+   * Executions at once (they run on the gateway's thread, between its requests). Default 2; the
+   * next `maxQueued` wait their turn, and past them a call is refused (-32005) before any work.
+   */
+  maxConcurrent?: number;
+  /** Default 64. */
+  maxQueued?: number;
 }
 
 export interface ForkExecutor extends TraceExecutor {
   readonly states: ForkStateCache;
 }
 
+/** A turn to execute: waits while `max` run, refuses past `maxQueued` waiting, gives up with the caller. */
+function createTurns(max: number, maxQueued: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    running--;
+    const next = waiting.shift();
+    if (next) next();
+  };
+  return async function turn(method: string, signal: AbortSignal): Promise<() => void> {
+    if (running < max) {
+      running++;
+      return release;
+    }
+    if (waiting.length >= maxQueued) throw new LimitExceededError(`${method}: too many fork executions waiting (${maxQueued}); try again later`, { retryable: true, beforeWork: true });
+    await new Promise<void>((resolve, reject) => {
+      const go = () => {
+        signal.removeEventListener('abort', leave);
+        running++;
+        resolve();
+      };
+      const leave = () => {
+        const at = waiting.indexOf(go);
+        if (at >= 0) waiting.splice(at, 1);
+        reject(new UpstreamAbortedError('fork'));
+      };
+      if (signal.aborted) return leave();
+      signal.addEventListener('abort', leave, { once: true });
+      waiting.push(go);
+    });
+    return release;
+  };
+}
+
 export function createForkExecutor(options: ForkExecutorOptions): ForkExecutor {
   const states = options.states ?? createForkStateCache();
+  const turn = createTurns(options.maxConcurrent ?? 2, options.maxQueued ?? 64);
   const commons = new Map<bigint, Common>();
   const commonFor = (chainId: bigint): Common => {
     let common = commons.get(chainId);
@@ -81,14 +123,19 @@ export function createForkExecutor(options: ForkExecutorOptions): ForkExecutor {
     async run(method, params, upstream: ForkUpstream, ctx: RpcContext) {
       const chainId = options.chainId();
       if (chainId === undefined) throw new NoHealthyUpstreamError('fork', method, ['the network\'s chain id is not known yet']);
-      const chain = createForkChainView({ upstream, states, common: commonFor(chainId), fullBlocks: !headerOnly(method, params) });
-      // On this thread, yielding often: the reads wait on the network anyway.
-      const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.timeoutMs ?? 30_000, maxTimeoutMs: options.maxTimeoutMs ?? Math.max(30_000, options.timeoutMs ?? 0), yieldEveryMs: 5, useMinedRecords: false });
+      const release = await turn(method, ctx.signal);
       try {
-        const table = createMethodTable(createTraceNamespace({ tracer }), createDebugNamespace({ tracer }));
-        return await callMethod(table, method, params, ctx);
+        const chain = createForkChainView({ upstream, states, common: commonFor(chainId), fullBlocks: !headerOnly(method, params) });
+        // On this thread, yielding often: the reads wait on the network anyway.
+        const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.timeoutMs ?? 30_000, maxTimeoutMs: options.maxTimeoutMs ?? Math.max(30_000, options.timeoutMs ?? 0), yieldEveryMs: 5, useMinedRecords: false });
+        try {
+          const table = createMethodTable(createTraceNamespace({ tracer }), createDebugNamespace({ tracer }));
+          return await callMethod(table, method, params, ctx);
+        } finally {
+          tracer.close();
+        }
       } finally {
-        tracer.close();
+        release();
       }
     },
   };

@@ -87,6 +87,16 @@ describe('forkState', () => {
     expect(second.counts.calls).toBe(2);
   });
 
+  it('behavior: the byte bound drops the least recently used block', async () => {
+    const cache = createForkStateCache({ maxBytes: 500 });
+    const { upstream } = countingUpstream();
+    await cache.reader(blockHash, upstream).account(CONTRACT);
+    await cache.reader(blockHash, upstream).storage(CONTRACT, `0x${'0'.repeat(63)}1`);
+    expect(cache.stats()).toMatchObject({ blocks: 1, bytes: 411 });
+    await cache.reader(otherBlock, upstream).account(CONTRACT);
+    expect(cache.stats()).toMatchObject({ blocks: 1, bytes: 211 });
+  });
+
   it('error: a failed read rejects and is not kept: the next request reads again', async () => {
     const cache = createForkStateCache();
     const flaky = countingUpstream();

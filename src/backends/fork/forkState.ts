@@ -35,8 +35,13 @@ export interface ForkUpstream {
 export interface ForkStateCacheOptions {
   /** Blocks whose reads are kept (least recently used leaves first). Default 32. */
   maxBlocks?: number;
-  /** Reads kept per block; past it reads still work but are not kept. Default 200,000. */
+  /** Reads kept per block; past it reads still work but are not kept. Default 100,000. */
   maxEntriesPerBlock?: number;
+  /**
+   * Estimated bytes kept over all blocks (code and a fixed overhead per entry): past it the least
+   * recently used blocks leave, and a block alone over it keeps no more. Default 128 MiB.
+   */
+  maxBytes?: number;
 }
 
 export interface ForkStateStats {
@@ -45,6 +50,8 @@ export interface ForkStateStats {
   /** Reads sent to an upstream (an account counts once, for its three calls). */
   reads: number;
   blocks: number;
+  /** Estimated bytes kept. */
+  bytes: number;
 }
 
 export interface ForkStateCache {
@@ -55,7 +62,11 @@ export interface ForkStateCache {
 interface BlockReads {
   accounts: Map<string, Promise<ForkAccount | undefined>>;
   storage: Map<string, Promise<Uint8Array>>;
+  bytes: number;
 }
+
+/** Estimated bytes of one kept entry besides an account's code (keys, promise, value). */
+const ENTRY_BYTES = 200;
 
 function quantity(value: unknown, what: string): bigint {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw new UpstreamTraceMalformedError(what, 'is not a quantity');
@@ -95,10 +106,22 @@ function batching(upstream: ForkUpstream): Upstream {
 
 export function createForkStateCache(options: ForkStateCacheOptions = {}): ForkStateCache {
   const maxBlocks = options.maxBlocks ?? 32;
-  const maxEntries = options.maxEntriesPerBlock ?? 200_000;
+  const maxEntries = options.maxEntriesPerBlock ?? 100_000;
+  const maxBytes = options.maxBytes ?? 128 * 1024 * 1024;
   const blocks = new Map<string, BlockReads>();
   let hits = 0;
   let reads = 0;
+  let bytes = 0;
+
+  /** Drops the least recently used blocks (never `current`) while over a bound. */
+  const evict = (current: BlockReads) => {
+    for (const [hash, block] of blocks) {
+      if (bytes <= maxBytes && blocks.size <= maxBlocks) return;
+      if (block === current) continue;
+      blocks.delete(hash);
+      bytes -= block.bytes;
+    }
+  };
 
   const blockReads = (hash: string): BlockReads => {
     let found = blocks.get(hash);
@@ -107,14 +130,22 @@ export function createForkStateCache(options: ForkStateCacheOptions = {}): ForkS
       blocks.set(hash, found);
       return found;
     }
-    found = { accounts: new Map(), storage: new Map() };
+    found = { accounts: new Map(), storage: new Map(), bytes: 0 };
     blocks.set(hash, found);
-    if (blocks.size > maxBlocks) blocks.delete(blocks.keys().next().value!);
+    evict(found);
     return found;
   };
 
+  /** Counts an entry's bytes against its block (if the block is still kept) and the whole. */
+  const charge = (block: BlockReads, hash: string, size: number) => {
+    if (blocks.get(hash) !== block) return;
+    block.bytes += size;
+    bytes += size;
+    evict(block);
+  };
+
   /** A shared read: kept while it is pending or succeeded, forgotten when it fails. */
-  function shared<T>(map: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  function shared<T>(block: BlockReads, hash: string, map: Map<string, Promise<T>>, key: string, read: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
     const kept = map.get(key);
     if (kept) {
       hits++;
@@ -122,11 +153,15 @@ export function createForkStateCache(options: ForkStateCacheOptions = {}): ForkS
     }
     reads++;
     const promise = read();
-    if (map.size < maxEntries) {
+    // A block alone over the byte bound keeps nothing more (its reads still answer).
+    if (map.size < maxEntries && block.bytes < maxBytes) {
       map.set(key, promise);
-      promise.catch(() => {
-        if (map.get(key) === promise) map.delete(key);
-      });
+      promise.then(
+        (value) => charge(block, hash, ENTRY_BYTES + sizeOf(value)),
+        () => {
+          if (map.get(key) === promise) map.delete(key);
+        },
+      );
     }
     return promise;
   }
@@ -135,25 +170,28 @@ export function createForkStateCache(options: ForkStateCacheOptions = {}): ForkS
     reader(blockHash, upstream) {
       const at = { blockHash };
       const send = batching(upstream);
-      const block = blockReads(blockHash.toLowerCase());
+      const hash = blockHash.toLowerCase();
+      const block = blockReads(hash);
       return {
         account(address) {
-          return shared(block.accounts, address.toLowerCase(), async () => {
+          const read = async () => {
             const [balance, nonce, code] = await Promise.all([send('eth_getBalance', [address, at]), send('eth_getTransactionCount', [address, at]), send('eth_getCode', [address, at])]);
             const account = { balance: quantity(balance, 'eth_getBalance'), nonce: quantity(nonce, 'eth_getTransactionCount'), code: data(code, 'eth_getCode'), codeHash: KECCAK256_NULL };
             if (account.code.length > 0) account.codeHash = keccak_256(account.code);
             return account.balance === 0n && account.nonce === 0n && account.code.length === 0 ? undefined : account;
-          });
+          };
+          return shared(block, hash, block.accounts, address.toLowerCase(), read, (a) => a?.code.length ?? 0);
         },
         storage(address, slot) {
-          return shared(block.storage, `${address.toLowerCase()}_${slot}`, async () => {
+          const read = async () => {
             const value = data(await send('eth_getStorageAt', [address, slot, at]), 'eth_getStorageAt');
             if (value.length > 32) throw new UpstreamTraceMalformedError('eth_getStorageAt', 'the value is longer than 32 bytes');
             return unpadBytes(value);
-          });
+          };
+          return shared(block, hash, block.storage, `${address.toLowerCase()}_${slot}`, read, () => 0);
         },
       };
     },
-    stats: () => ({ hits, reads, blocks: blocks.size }),
+    stats: () => ({ hits, reads, blocks: blocks.size, bytes }),
   };
 }
