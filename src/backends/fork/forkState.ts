@@ -6,7 +6,7 @@
 // zero. The state manager that executes on it is forkStateManager.ts's.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { KECCAK256_NULL, unpadBytes } from '@ethereumjs/util';
-import { UpstreamTraceMalformedError } from '../../rpc/errors.js';
+import { ForkStateReadError, UpstreamAbortedError, UpstreamTraceMalformedError } from '../../rpc/errors.js';
 import { hexToBytes, type Hex } from '../../rpc/hex.js';
 import type { BackendCall, CallOutcome } from '../backend.js';
 import type { Upstream } from '../translate/index.js';
@@ -145,14 +145,17 @@ export function createForkStateCache(options: ForkStateCacheOptions = {}): ForkS
   };
 
   /** A shared read: kept while it is pending or succeeded, forgotten when it fails. */
-  function shared<T>(block: BlockReads, hash: string, map: Map<string, Promise<T>>, key: string, read: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
+  function shared<T>(block: BlockReads, hash: string, map: Map<string, Promise<T>>, key: string, what: string, read: () => Promise<T>, sizeOf: (value: T) => number): Promise<T> {
     const kept = map.get(key);
     if (kept) {
       hits++;
       return kept;
     }
     reads++;
-    const promise = read();
+    const promise = read().catch((error: unknown) => {
+      // The caller leaving is not a failed read; anything else names what could not be read.
+      throw error instanceof UpstreamAbortedError || error instanceof UpstreamTraceMalformedError ? error : new ForkStateReadError(what, hash, error);
+    });
     // A block alone over the byte bound keeps nothing more (its reads still answer).
     if (map.size < maxEntries && block.bytes < maxBytes) {
       map.set(key, promise);
@@ -180,7 +183,7 @@ export function createForkStateCache(options: ForkStateCacheOptions = {}): ForkS
             if (account.code.length > 0) account.codeHash = keccak_256(account.code);
             return account.balance === 0n && account.nonce === 0n && account.code.length === 0 ? undefined : account;
           };
-          return shared(block, hash, block.accounts, address.toLowerCase(), read, (a) => a?.code.length ?? 0);
+          return shared(block, hash, block.accounts, address.toLowerCase(), `the account ${address}`, read, (a) => a?.code.length ?? 0);
         },
         storage(address, slot) {
           const read = async () => {
@@ -188,7 +191,7 @@ export function createForkStateCache(options: ForkStateCacheOptions = {}): ForkS
             if (value.length > 32) throw new UpstreamTraceMalformedError('eth_getStorageAt', 'the value is longer than 32 bytes');
             return unpadBytes(value);
           };
-          return shared(block, hash, block.storage, `${address.toLowerCase()}_${slot}`, read, () => 0);
+          return shared(block, hash, block.storage, `${address.toLowerCase()}_${slot}`, `slot ${slot} of ${address}`, read, () => 0);
         },
       };
     },
