@@ -73,10 +73,14 @@ export function createForkChainView(options: ForkChainViewOptions): ChainView {
     if (!isBlock(json)) throw new UpstreamTraceMalformedError('eth_getBlockByNumber', 'the answer is not a block');
     const block = blockFromRpc(json, common, full);
     blocks.set(json.hash.toLowerCase(), { block, full });
+    parents.add(bytesToHex(block.header.parentHash));
     if (block.header.number > head) head = block.header.number;
     return block;
   };
-  const byHash = async (hash: Hex, full: boolean): Promise<Block | undefined> => {
+  /** Parents of the blocks read: a replay needs only their headers. */
+  const parents = new Set<string>();
+  const byHash = async (hash: Hex, wantFull: boolean): Promise<Block | undefined> => {
+    const full = wantFull && !parents.has(hash.toLowerCase());
     const kept = blocks.get(hash.toLowerCase());
     if (kept && (kept.full || !full)) return kept.block;
     return keep(await call('eth_getBlockByHash', [hash, full]), full);
