@@ -162,10 +162,15 @@ export function createTracePathBackend(options: TracePathOptions): TracePathBack
     };
     const group = async () => {
       if (together.length === 1 || !inner.callBatch) return Promise.all(together.map(single));
-      const answers = await inner.callBatch(
-        together.map((i) => calls[i]!),
-        ctx,
-      );
+      let answers: CallOutcome[];
+      try {
+        answers = await inner.callBatch(
+          together.map((i) => calls[i]!),
+          ctx,
+        );
+      } catch (error) {
+        answers = together.map(() => ({ ok: false, error }));
+      }
       together.forEach((i, k) => {
         const answer = answers[k]!;
         const call = calls[i]!;
@@ -179,7 +184,8 @@ export function createTracePathBackend(options: TracePathOptions): TracePathBack
       const refused = (i: number) => {
         const { method, params } = calls[i]!;
         if (outcomes[i]!.ok || !isTraceMethod(method)) return false;
-        return (outcomes[i] as { error: unknown }).error instanceof MethodNotFoundError || choose(method, Array.isArray(params) ? (params as unknown[]) : [])?.source !== 'native';
+        const next = choose(method, Array.isArray(params) ? (params as unknown[]) : []);
+        return next !== undefined && next.source !== 'native';
       };
       await Promise.all(together.filter(refused).map(single));
     };
