@@ -1,6 +1,7 @@
-// The fork executor's bound on executions at once, over a real anvil behind a proxy whose state
-// reads hang: one runs, the next waits its turn, the one after is refused (-32005, before any
-// work), a waiting caller that leaves is dropped, and a turn comes back when a running call ends.
+// The fork executor over a real anvil: its bound on executions at once (behind a proxy whose state
+// reads hang: one runs, the next waits its turn, the one after is refused with -32005 before any
+// work, a waiting caller that leaves is dropped, a turn comes back when a running call ends), and
+// a block reorganised away is detected by its hash rather than answered from its kept state.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilProcess } from '../../testing/startAnvil.js';
@@ -64,5 +65,24 @@ describe('forkExecutor', () => {
     const ctx = { requestId: 't', signal: new AbortController().signal };
     const answer = await executor.run('trace_call', [call, ['trace'], 'latest'], { call: (m, p) => net.backend.call(m, p, ctx) }, ctx);
     expect(JSON.stringify(answer)).toContain('"callType":"call"');
+  }, 30_000);
+
+  it('error: a block reorganised away is not found by its hash, though its state reads were kept', async () => {
+    const executor = createForkExecutor({ chainId: () => 31337n, hardfork: 'prague' });
+    const ctx = { requestId: 't', signal: new AbortController().signal };
+    const upstream = { call: (m: string, p: unknown[]) => net.backend.call(m, p, ctx) };
+    const call = { from: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', to: '0x00000000000000000000000000000000000000bb', value: '0x2' };
+    const snapshot = await upstream.call('evm_snapshot', []);
+    await upstream.call('evm_mine', []);
+    const gone = ((await upstream.call('eth_getBlockByNumber', ['latest', false])) as { hash: string }).hash;
+    const at = [call, { blockHash: gone }, { tracer: 'prestateTracer' }];
+    expect(await executor.run('debug_traceCall', at, upstream, ctx)).toBeDefined();
+    expect(executor.states.stats().reads).toBeGreaterThan(0);
+    await upstream.call('evm_revert', [snapshot]);
+    await upstream.call('anvil_setNextBlockTimestamp', [Math.floor(Date.now() / 1000) + 100]);
+    await upstream.call('evm_mine', []);
+    expect(((await upstream.call('eth_getBlockByNumber', ['latest', false])) as { hash: string }).hash).not.toBe(gone);
+    await expect(executor.run('debug_traceCall', at, upstream, ctx)).rejects.toMatchObject({ code: -32001 });
+    expect(await executor.run('debug_traceCall', [call, 'latest', { tracer: 'prestateTracer' }], upstream, ctx)).toBeDefined();
   }, 30_000);
 });
