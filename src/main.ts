@@ -21,6 +21,7 @@ import { planNetworks, type ServedNetwork } from './config/networks.js';
 import { networkKey } from './config/networkNames.js';
 import { createNetworkBackend, upstreamLabel, upstreamOrigin, type NetworkBackend } from './main/networkBackends.js';
 import { createCacheMetrics } from './backends/upstream/cache/cacheMetrics.js';
+import { createTracePathMetrics } from './backends/upstream/tracePathMetrics.js';
 import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstreamsRoute.js';
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
@@ -172,6 +173,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const backends = new Map<string, NetworkBackend>();
     // One set of cache series for every network's cache, bound to the gateway's registry below.
     const cacheMetrics = createCacheMetrics();
+    const tracePathMetrics = createTracePathMetrics();
     for (const network of served) {
       if (network.kind !== 'upstream') continue;
       const backend = createNetworkBackend(network, {
@@ -180,6 +182,9 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         timeoutMs: config.upstreamTimeoutMs,
         cacheBytes: config.upstreamCacheMb * 1024 * 1024,
         cacheMetrics,
+        tracePathMetrics,
+        // What no upstream and no translation answers runs on the embedded engine over upstream state.
+        fork: { hardfork: config.hardfork, kzg: chain.common.customCrypto.kzg, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMaxMs, maxTimeoutMs: config.traceTimeoutMaxMs },
       });
       backends.set(network.name, backend);
       cleanups.push(async () => backend.close());
@@ -229,6 +234,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     });
     registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
     cacheMetrics.bind(gateway.metrics.registry);
+    tracePathMetrics.bind(gateway.metrics.registry);
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
     notifier.start();

@@ -19,7 +19,7 @@ export interface Cors {
   preflightHeaders(req: IncomingMessage): Record<string, string>;
 }
 
-const EXPOSE = 'X-Request-Id, Retry-After, X-Cache';
+const EXPOSE = 'X-Request-Id, Retry-After, X-Cache, X-Trace-Source';
 const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
 
 export function createCors(options: CorsOptions = {}): Cors {

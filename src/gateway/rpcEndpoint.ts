@@ -62,6 +62,8 @@ class CallContext implements RpcContext {
   /** Cacheable calls noted by a caching backend, and whether every one of them hit. */
   #cacheNoted = false;
   #cacheAllHit = true;
+  /** Sources of the answered trace calls (tracePaths.ts), in the order first seen. */
+  #traceSources: ('native' | 'translated' | 'executed')[] | undefined;
   constructor(
     readonly requestId: string,
     private readonly ex: RpcExchange,
@@ -83,6 +85,21 @@ class CallContext implements RpcContext {
   cacheHeader(): HeaderList | undefined {
     if (!this.#cacheNoted) return undefined;
     return this.#cacheAllHit ? X_CACHE_HIT : X_CACHE_MISS;
+  }
+  noteTraceSource(source: 'native' | 'translated' | 'executed'): void {
+    this.#traceSources ??= [];
+    if (!this.#traceSources.includes(source)) this.#traceSources.push(source);
+  }
+  /**
+   * The answer's extra headers: `X-Cache: HIT|MISS` when a cacheable call was noted (HIT only
+   * when all of them hit), `X-Trace-Source: native|translated|executed` when a trace call was
+   * answered on an upstream network (a batch's distinct sources as a list).
+   */
+  answerHeaders(): HeaderList | undefined {
+    const cache = this.cacheHeader();
+    if (!this.#traceSources) return cache;
+    const source: HeaderList = ['X-Trace-Source', this.#traceSources.join(', ')];
+    return cache ? [...cache, ...source] : source;
   }
   /** Cancels the request's pending calls (the batch's answer is over its limit). */
   abort(): void {
@@ -279,7 +296,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const answer = answerItem(item, request, ctx, bill);
     const text = answer instanceof Promise ? await answer : answer;
     if (text === undefined) return noContent(ex, request);
-    send(ex, request, 200, text, ctx.cacheHeader());
+    send(ex, request, 200, text, ctx.answerHeaders());
     return 200;
   };
 
@@ -294,7 +311,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const parts = await answerItems(items, request, ctx, bill, budget);
     const answered = parts.filter((p): p is string => p !== undefined);
     if (answered.length === 0) return noContent(ex, request);
-    send(ex, request, 200, encodeBatch(answered), ctx.cacheHeader());
+    send(ex, request, 200, encodeBatch(answered), ctx.answerHeaders());
     return 200;
   };
 

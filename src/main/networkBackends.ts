@@ -1,12 +1,16 @@
 // The one place that decides what serves an upstream network: the network's pool of upstream nodes
 // (backends/upstream/networkUpstreams.ts: probing, health, capability routing, failover, pinned
-// tags) behind the finality-aware cache (backends/upstream/cache/). The gateway, the follower and
-// main.ts take whatever this returns.
+// tags), the trace path choice over it (backends/upstream/tracePaths.ts: native, translated or
+// executed by backends/fork/), and the finality-aware cache outermost (backends/upstream/cache/), so translated
+// answers are cached too. The gateway, the follower and main.ts take whatever this returns.
 import type { Logger } from '../log/createLogger.js';
 import type { Backend } from '../backends/backend.js';
 import { createNetworkUpstreams, redactedOrigin, type NetworkStatus, type NetworkUpstreams } from '../backends/upstream/networkUpstreams.js';
 import { createCachingBackend, type CachingBackend } from '../backends/upstream/cache/cachingBackend.js';
 import type { CacheMetrics } from '../backends/upstream/cache/cacheMetrics.js';
+import { createTracePathBackend } from '../backends/upstream/tracePaths.js';
+import { createForkExecutor, type ForkExecutorOptions } from '../backends/fork/forkExecutor.js';
+import type { TracePathMetrics } from '../backends/upstream/tracePathMetrics.js';
 import type { ServedNetwork } from '../config/networks.js';
 
 export type UpstreamNetwork = Extract<ServedNetwork, { kind: 'upstream' }>;
@@ -36,6 +40,12 @@ export interface NetworkBackendOptions {
   cacheMetrics?: CacheMetrics;
   /** Head polling interval of the pool. Default 1,000 ms. */
   headPollMs?: number;
+  tracePathMetrics?: TracePathMetrics;
+  /**
+   * Fork execution (the embedded engine on an upstream's state) of trace calls no upstream and no
+   * translation answers; absent: those are -32601.
+   */
+  fork?: Omit<ForkExecutorOptions, 'chainId'>;
 }
 
 /** Label of an upstream in logs, metrics and errors: `ETH_MAINNET#0`. */
@@ -56,15 +66,17 @@ export function createNetworkBackend(network: UpstreamNetwork, options: NetworkB
     // Many clients' cheap calls share one round trip to the node (the hop's main cost).
     coalesceCalls: true,
   });
+  const executor = options.fork && createForkExecutor({ ...options.fork, chainId: () => upstreams.chainId() });
+  const traced = createTracePathBackend({ network: network.name, inner: upstreams.backend, members: () => upstreams.members(), executor, metrics: options.tracePathMetrics });
   const cacheBytes = options.cacheBytes ?? 256 * 1024 * 1024;
   const cache: CachingBackend | undefined =
-    cacheBytes > 0 ? createCachingBackend(upstreams.backend, { chain: upstreams, maxBytes: cacheBytes, network: network.name, metrics: options.cacheMetrics }) : undefined;
+    cacheBytes > 0 ? createCachingBackend(traced, { chain: upstreams, maxBytes: cacheBytes, network: network.name, metrics: options.cacheMetrics }) : undefined;
   return {
-    backend: cache ?? upstreams.backend,
+    backend: cache ?? traced,
     upstreams,
     start: () => upstreams.start(),
     isReady: () => upstreams.isReady(),
-    status: () => upstreams.networkStatus(),
+    status: () => ({ ...upstreams.networkStatus(), tracePaths: traced.paths() }),
     close() {
       cache?.close();
       upstreams.close();

@@ -326,6 +326,19 @@ export class UpstreamTraceMalformedError extends RpcError {
 }
 
 /**
+ * Fork execution could not read the state it runs on (the upstream failed the read): the execution
+ * stops rather than read zeros. -32005 like the routing failure it carries (`cause`), retryable,
+ * naming what was read and at which block.
+ */
+export class ForkStateReadError extends LimitExceededError {
+  override name = 'ForkStateReadError';
+  constructor(what: string, blockHash: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`fork execution could not read ${what} at block ${blockHash}: ${reason}`.slice(0, 600), { retryable: true, cause });
+  }
+}
+
+/**
  * The upstream's trace does not hold what the asked format needs (Parity traces have no logs,
  * geth's callTracer no gas refund): translation refuses rather than invent data. -32603; the
  * router may take another path (fork execution). `missing` names what is absent.

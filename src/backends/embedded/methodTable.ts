@@ -25,6 +25,11 @@ export interface RpcContext {
    * eth_subscribe has nowhere to send them.
    */
   connection?: RpcConnection;
+  /**
+   * Told by an upstream network's trace path choice (backends/upstream/tracePaths.ts), once per
+   * answered trace call, where the answer came from (the gateway's `X-Trace-Source` header).
+   */
+  noteTraceSource?(source: 'native' | 'translated' | 'executed'): void;
 }
 
 /** One subscription of a connection, as eth_subscribe handlers see it. */

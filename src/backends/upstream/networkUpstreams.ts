@@ -89,6 +89,8 @@ export interface NetworkStatus {
   finalized?: string;
   ready: boolean;
   upstreams: UpstreamStatus[];
+  /** Which path each trace method takes on the network (tracePaths.ts), when a path choice serves it. */
+  tracePaths?: Record<string, 'native' | 'translated' | 'executed' | 'unsupported'>;
 }
 
 export interface NetworkUpstreams {
@@ -111,6 +113,8 @@ export interface NetworkUpstreams {
   networkStatus(): NetworkStatus;
   /** The routed Backend: call + callBatch with capability routing, scoring, failover, tag pinning. */
   readonly backend: Backend;
+  /** The pool's members with their probed capabilities (the trace path choice reads them). */
+  members(): readonly UpstreamMember[];
 }
 
 /** `https://user:pw@node.example:8545/key?x` → `https://node.example:8545`. */
@@ -312,5 +316,6 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
       };
     },
     backend,
+    members: () => members,
   };
 }

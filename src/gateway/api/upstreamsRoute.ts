@@ -51,6 +51,11 @@ const NETWORK_SCHEMA = {
     finalized: OPT_STRING,
     ready: { type: 'boolean', description: 'at least one upstream is healthy and on the network\'s chain' },
     upstreams: { type: 'array', items: UPSTREAM_SCHEMA },
+    trace_paths: {
+      type: ['object', 'null'],
+      additionalProperties: { type: 'string', enum: ['native', 'translated', 'executed', 'unsupported'] },
+      description: 'which path each trace method takes on the network, keyed `method`, `method/<trace type>` or `method/<tracer>`: native (an upstream has it), translated (from the other trace family), executed (the embedded engine on an upstream\'s state), unsupported',
+    },
   },
 } as const;
 
@@ -84,7 +89,7 @@ export function upstreamView(u: UpstreamStatus) {
 
 /** One network as the API (and /readyz details) show it. */
 export function networkView(n: NetworkStatus) {
-  return { network: n.network, chain_id: n.chainId ?? null, head: n.head ?? null, finalized: n.finalized ?? null, ready: n.ready, upstreams: n.upstreams.map(upstreamView) };
+  return { network: n.network, chain_id: n.chainId ?? null, head: n.head ?? null, finalized: n.finalized ?? null, ready: n.ready, upstreams: n.upstreams.map(upstreamView), trace_paths: n.tracePaths ?? null };
 }
 
 /**
