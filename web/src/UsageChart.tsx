@@ -1,0 +1,67 @@
+// A key's usage over the last 30 days: compute units and requests per day as small bar charts
+// (SVG attributes, no inline styles, so the CSP holds), and a table per method.
+import { get } from './api';
+import { usePoll } from './usePoll';
+import type { KeyUsage } from './types';
+
+function Bars({ label, values }: { label: string; values: { day: string; value: number }[] }) {
+  const max = Math.max(1, ...values.map((v) => v.value));
+  const w = 100 / Math.max(1, values.length);
+  return (
+    <figure>
+      <figcaption class="hint">{label}</figcaption>
+      <svg class="chart" viewBox="0 0 100 40" preserveAspectRatio="none" role="img" aria-label={`${label}: ${values.map((v) => `${v.day} ${v.value}`).join(', ')}`}>
+        {values.map((v, i) => (
+          <rect key={v.day} x={i * w + w * 0.1} width={w * 0.8} y={40 - (v.value / max) * 38} height={(v.value / max) * 38}>
+            <title>{`${v.day}: ${v.value}`}</title>
+          </rect>
+        ))}
+      </svg>
+    </figure>
+  );
+}
+
+export function UsageChart({ keyId }: { keyId: string }) {
+  const usage = usePoll(() => get<{ data?: KeyUsage } & KeyUsage>(`/keys/${encodeURIComponent(keyId)}/usage`).then((r) => r.data ?? r), 0, [keyId]);
+  if (usage.error) return <p class="error">{usage.error}</p>;
+  if (!usage.data) return <p aria-busy="true">Loading usage…</p>;
+  const { days, totals } = usage.data;
+  if (!days.length) return <p class="empty">No requests with this key in the last 30 days.</p>;
+  const methods = new Map<string, { requests: number; compute_units: number }>();
+  for (const d of days)
+    for (const [m, c] of Object.entries(d.methods)) {
+      const t = methods.get(m) ?? { requests: 0, compute_units: 0 };
+      t.requests += c.requests;
+      t.compute_units += c.compute_units;
+      methods.set(m, t);
+    }
+  return (
+    <div>
+      <p>
+        {totals.requests} requests, {totals.compute_units} compute units in the last 30 days.
+      </p>
+      <div class="grid2">
+        <Bars label="Compute units per day" values={days.map((d) => ({ day: d.day, value: d.compute_units }))} />
+        <Bars label="Requests per day" values={days.map((d) => ({ day: d.day, value: d.requests }))} />
+      </div>
+      <table>
+        <thead>
+          <tr>
+            <th>Method</th>
+            <th>Requests</th>
+            <th>Compute units</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...methods].sort((a, b) => b[1].compute_units - a[1].compute_units).map(([m, c]) => (
+            <tr key={m}>
+              <td class="mono">{m}</td>
+              <td>{c.requests}</td>
+              <td>{c.compute_units}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
