@@ -17,7 +17,17 @@ function FrameRow({ row, open, toggle }: { row: Row & { kind: 'frame' }; open: b
   return (
     <>
       {row.hasChildren ? (
-        <button type="button" class="toggle" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${f.type} to ${f.to ?? ''}`} onClick={toggle}>
+        <button
+          type="button"
+          class="toggle"
+          tabIndex={-1}
+          aria-expanded={open}
+          aria-label={`${open ? 'Collapse' : 'Expand'} ${f.type} to ${f.to ?? ''}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            toggle();
+          }}
+        >
           {open ? '▾' : '▸'}
         </button>
       ) : (
@@ -41,6 +51,7 @@ export function CallTree({ root }: { root: Frame }) {
   const [expanded, setExpanded] = useState<Set<string>>(() => idsToDepth(root, 2));
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
+  const [selected, setSelected] = useState<Row>();
   const rows = useMemo(() => visibleRows(root, expanded), [root, expanded]);
   const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_PX) + OVERSCAN);
@@ -84,6 +95,14 @@ export function CallTree({ root }: { root: Frame }) {
                 class={`tree-row ${row.kind === 'log' ? 'log' : row.frame.error || row.frame.revertReason ? 'failed' : ''}`}
                 style={{ paddingLeft: `${row.depth * 18 + 4}px` }}
                 data-frame={row.id}
+                tabIndex={0}
+                aria-selected={selected?.id === row.id}
+                onClick={() => setSelected(row)}
+                onKeyDown={(e) => {
+                  // Enter shows the row's details; right and left arrows open and close a frame.
+                  if (e.key === 'Enter') setSelected(row);
+                  else if (row.kind === 'frame' && row.hasChildren && (e.key === 'ArrowRight') !== expanded.has(row.id) && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) toggle(row.id);
+                }}
               >
                 {row.kind === 'frame' ? (
                   <FrameRow row={row} open={expanded.has(row.id)} toggle={() => toggle(row.id)} />
@@ -100,6 +119,37 @@ export function CallTree({ root }: { root: Frame }) {
           </div>
         </div>
       </div>
+      {selected && <Details row={selected} />}
     </div>
+  );
+}
+
+function Details({ row }: { row: Row }) {
+  const fields: [string, string | undefined][] =
+    row.kind === 'log'
+      ? [['Log of', row.log.address], ...row.log.topics.map((t, i): [string, string] => [`Topic ${i}`, t]), ['Data', row.log.data]]
+      : [
+          ['Type', row.frame.type],
+          ['From', row.frame.from],
+          ['To', row.frame.to],
+          ['Value', row.frame.value && `${row.frame.value} (${formatValue(row.frame.value) || '0'})`],
+          ['Gas', formatGas(row.frame.gas)],
+          ['Gas used', formatGas(row.frame.gasUsed)],
+          ['Input', row.frame.input],
+          ['Output', row.frame.output],
+          ['Error', row.frame.error],
+          ['Revert reason', row.frame.revertReason],
+        ];
+  return (
+    <dl class="card frame-details" aria-label="Selected frame" data-testid="frame-details">
+      {fields
+        .filter(([, v]) => v)
+        .map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd class="mono">{v}</dd>
+          </div>
+        ))}
+    </dl>
   );
 }

@@ -27,7 +27,8 @@ export function createTraceRoutes(options: { networks: readonly NetworkRouter[] 
       summary: `Run a trace method (${TRACE_METHODS.join(', ')}) on a network (default: the first) and return its result.`,
       tag: 'Networks',
       body: TraceBody,
-      maxBodyBytes: 1024 * 1024,
+      // As the JSON-RPC endpoint's default: a call's data can be large (10,000 addresses are 1.3 MB of hex).
+      maxBodyBytes: 5 * 1024 * 1024,
       response: { type: 'object', required: ['data'], properties: { data: { description: 'the JSON-RPC result' } } },
       errors: { 404: 'Unknown network', 422: 'The method answered a JSON-RPC error (message and code)' },
       async handle({ body, requestId }) {
