@@ -140,12 +140,12 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
   it('behavior: rotating the signing key shows a new key', async () => {
     await page.getByRole('button', { name: 'Reveal' }).nth(1).click();
     const key = page.getByTestId('signing-key');
-    await expect.poll(() => key.textContent()).toMatch(/^whsec_\w+/);
+    await expect.poll(() => key.textContent()).toMatch(/^whsec_[A-Za-z0-9+/=]{20,}$/);
     const first = await key.textContent();
     await page.getByRole('button', { name: 'Rotate key' }).click();
     await page.getByRole('button', { name: 'Rotate', exact: true }).click();
     await expect.poll(() => key.textContent()).not.toBe(first);
-    expect(await key.textContent()).toMatch(/^whsec_\w+/);
+    expect(await key.textContent()).toMatch(/^whsec_[A-Za-z0-9+/=]{20,}$/);
     expect(await page.getByText('Key rotated.').isVisible()).toBe(true);
   });
 
@@ -172,6 +172,12 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     const { contractAddress: probeAddress } = await send({ data: encodeDeployData({ abi: probe.abi, bytecode: probe.bytecode, args: [tokenAddress] }), value: '0x10' });
     const { hash } = await send({ to: probeAddress!, data: encodeFunctionData({ abi: probe.abi, functionName: 'nested', args: [4n] }) });
     await page.getByRole('link', { name: 'Trace explorer' }).click();
+    await page.getByLabel('Transaction hash').fill('0x1234');
+    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    await expect.poll(() => page.locator('main [role=alert]').textContent()).toBe('Transaction hash: 0x and 64 hex digits');
+    await page.getByLabel('Transaction hash').fill(`0x${'ab'.repeat(32)}`);
+    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    await expect.poll(() => page.locator('main [role=alert]').textContent()).toMatch(/^debug_traceTransaction: transaction 0x(ab){32} not found$/);
     await page.getByLabel('Transaction hash').fill(hash);
     await page.getByRole('button', { name: 'Trace', exact: true }).click();
     const tree = page.getByTestId('call-tree');
