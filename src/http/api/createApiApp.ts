@@ -1,5 +1,6 @@
 // The management kit: one Hono router for every management route (keys, webhooks, deliveries,
-// backfill, operations, the OpenAPI document), with one auth check, one bounded body reader with
+// backfill, operations, the OpenAPI document), with one auth check (the token header, or a dashboard
+// session through `SessionCheck`), one bounded body reader with
 // the unsafe-text checks, and one error shape, `{message, field?}`. What each route does is its
 // owner's; the JSON-RPC endpoint never comes here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
