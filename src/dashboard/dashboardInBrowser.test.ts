@@ -6,7 +6,7 @@
 // Screenshots of the main pages go to .screenshots/ (git-ignored).
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -63,8 +63,13 @@ const shot = (name: string) => page.screenshot({ path: join(shots, `${name}.png`
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does it)`);
-  // The pages as this checkout's web/ makes them (npm ci's prepare built them once; sources may have changed since).
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'web', 'vite.config.ts')], { cwd: root, stdio: 'pipe' });
+  // The pages as this checkout's web/ makes them: npm ci's prepare built them; rebuilt only when a
+  // source is newer, so parallel test files starting services do not see dist/web half-written.
+  const built = join(root, 'dist', 'web', 'index.html');
+  const newest = (dir: string): number => Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  if (!existsSync(built) || statSync(built).mtimeMs < newest(join(root, 'web'))) {
+    execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'web', 'vite.config.ts')], { cwd: root, stdio: 'pipe' });
+  }
   mkdirSync(shots, { recursive: true });
   listener = await startTestListener(() => ({ status: 200, body: '{"received":true}' }));
   dataDir = mkdtempSync(join(tmpdir(), 'dash-browser-'));
@@ -149,16 +154,57 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(await page.getByText('Key rotated.').isVisible()).toBe(true);
   });
 
+  it('error: NFT filters with a bad line and a Custom query the schema refuses are shown at their fields; fixed, both are created; pause, resume and delete (confirmed) work', async () => {
+    const NFT = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+    await page.goto(`${service.baseUrl}/#/webhooks/new`);
+    await page.getByRole('button', { name: 'NFT Activity' }).click();
+    await page.getByLabel('Webhook URL').fill(listener.url);
+    await page.getByLabel(/^NFT filters/).fill(`${NFT},7\n${NFT},seven`);
+    await expect.poll(() => page.locator('#wh-nft-bad').textContent()).toMatch(/line 2: .*token id is not a decimal or 0x number/);
+    await page.getByLabel(/^NFT filters/).fill(`${NFT},7\n*`);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.waitForURL(/#\/webhooks\/wh_\w+$/);
+    await page.getByRole('heading', { name: 'Signing key' }).waitFor();
+
+    await page.goto(`${service.baseUrl}/#/webhooks/new`);
+    await page.getByRole('button', { name: 'Custom (GraphQL)' }).click();
+    await page.getByLabel('Webhook URL').fill(listener.url);
+    await page.getByLabel(/^Name/).fill('custom one');
+    await page.getByLabel(/^GraphQL query/).fill('{ block { nope } }');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await expect.poll(() => page.locator('#wh-query-error').textContent()).toMatch(/^graphql_query: Cannot query field "nope" on type "Block"/);
+    await shot('webhook-create-graphql-error');
+    await page.getByLabel(/^GraphQL query/).fill('{ block { number hash } }');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('heading', { name: 'custom one' }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText('paused (manual)').waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByText('active', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Delete webhook' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await expect.poll(() => page.getByRole('table').textContent()).toContain('account one');
+    expect(await page.getByRole('table').textContent()).not.toContain('custom one');
+    const listed = (await api('GET', '/team-webhooks')).json.data as { webhook_type: string }[];
+    expect(listed.map((w) => w.webhook_type).sort()).toEqual(['ADDRESS_ACTIVITY', 'NFT_ACTIVITY']);
+    await shot('webhooks');
+  });
+
   it('behavior: an API key is created (shown once), answers JSON-RPC, and is revoked', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').fill('browser key');
     await page.getByLabel('Tier').selectOption('payg');
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('new-key').textContent())!;
-    const call = () => fetch(`${service.baseUrl}/v2/${secret}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+    const call = () => fetch(`${service.baseUrl}/v2/${secret}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' });
     expect((await call()).status).toBe(200);
-    await shot('keys');
     const row = page.getByRole('row').filter({ hasText: 'browser key' });
+    await row.getByRole('button', { name: 'Usage' }).click();
+    await expect.poll(() => page.getByText(/requests, \d+ compute units in the last 30 days/).textContent()).toMatch(/^1 requests, 10 compute units/);
+    expect(await page.getByRole('img', { name: /^Compute units per day: \d{4}-\d\d-\d\d 10$/ }).count()).toBe(1);
+    expect(await page.getByRole('cell', { name: 'eth_blockNumber', exact: true }).count()).toBe(1);
+    await shot('keys');
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => row.textContent()).toContain('revoked');
@@ -231,6 +277,18 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(expandMs).toBeLessThan(3_000);
     expect(scrollMs).toBeLessThan(2_000);
     await shot('trace-10k-frames');
+  });
+
+  it('behavior: on a phone-sized screen the pages stay usable (no sideways page scroll) and focus is visible', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${service.baseUrl}/#/webhooks`);
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe('none');
+    await shot('webhooks-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
   });
 
   it('error: a forged request from another site changes nothing', async () => {
