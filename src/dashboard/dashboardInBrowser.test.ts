@@ -142,6 +142,24 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     await shot('webhook-detail');
   });
 
+  it("error: Test Webhook against a listener answering 500 shows the status and its answer as a failure; nothing is saved", async () => {
+    const failing = await startTestListener(() => ({ status: 500, body: 'listener database down' }));
+    try {
+      await page.getByLabel('Webhook URL').fill(failing.url);
+      await page.getByRole('button', { name: 'Test Webhook' }).click();
+      const result = page.getByTestId('test-result');
+      await expect.poll(() => result.textContent()).toMatch(/Listener answered 500 in \d+ ms.*listener database down/);
+      expect(await result.locator('.error').count()).toBe(1);
+      expect(failing.requests).toHaveLength(1);
+      expect(JSON.parse(failing.requests[0]!.body)).toMatchObject({ event: { test: true } });
+      await page.getByLabel('Webhook URL').fill(listener.url);
+      const saved = (await api('GET', '/team-webhooks')).json.data as { webhook_url: string }[];
+      expect(saved.map((w) => w.webhook_url)).toEqual([listener.url]);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('behavior: rotating the signing key shows a new key', async () => {
     await page.getByRole('button', { name: 'Reveal' }).nth(1).click();
     const key = page.getByTestId('signing-key');
