@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
+import { startAnvil } from '../testing/startAnvil.js';
 import { startTestListener, type TestListener } from '../notify/testing/testListener.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -308,6 +309,28 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(outline).not.toBe('none');
     await shot('webhooks-phone');
     await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('behavior: a network served by an upstream shows its head and its upstreams\' health in the header, and the health follows the node going down', async () => {
+    const node = await startAnvil(['--chain-id', '1']);
+    const upstreamService = await spawnTracehook({ dataDir: join(dataDir, 'upstream'), args: ['--upstream', node.url, '--trace-workers', '0'] });
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const other = await context.newPage();
+      await other.goto(`${upstreamService.baseUrl}/`);
+      await other.getByLabel('Auth token').fill(upstreamService.authToken);
+      await other.getByRole('button', { name: 'Sign in' }).click();
+      const net = other.getByTestId('network-ETH_MAINNET');
+      await expect.poll(() => net.textContent(), { timeout: 15_000 }).toMatch(/ETH_MAINNET · block 0 · upstreams 1\/1 healthy/);
+      await other.screenshot({ path: join(shots, 'header-upstreams.png') });
+      await node.stop();
+      await expect.poll(() => net.textContent(), { timeout: 30_000, interval: 1000 }).toMatch(/upstreams 0\/1 healthy/);
+      expect(await net.locator('.dot.bad').count()).toBe(1);
+    } finally {
+      await context.close();
+      await upstreamService.kill('SIGTERM');
+      await node.stop();
+    }
   });
 
   it('error: a forged request from another site changes nothing', async () => {
