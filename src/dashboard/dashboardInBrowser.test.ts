@@ -92,6 +92,10 @@ afterAll(async () => {
 describe('dashboard in Chromium', { timeout: 60_000 }, () => {
   it('error: a wrong token is refused on the page; the right one signs in and the header shows the network, its head block and the masked token', async () => {
     await page.goto(`${service.baseUrl}/`);
+    await page.getByLabel('Auth token').waitFor();
+    const loadMs = await page.evaluate('Math.round(performance.getEntriesByType("navigation")[0].loadEventEnd)');
+    const bytes = await page.evaluate('performance.getEntriesByType("resource").reduce((n, r) => n + r.transferSize, 0) + performance.getEntriesByType("navigation")[0].transferSize');
+    console.log(`sign-in page: load event at ${String(loadMs)} ms, ${String(bytes)} bytes transferred`);
     await page.getByLabel('Auth token').fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Wrong auth token/);
@@ -125,7 +129,10 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(JSON.parse(test.body)).toMatchObject({ event: { test: true } });
     expect(test.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
     await shot('webhook-create-tested');
-    await page.getByLabel(/^Addresses/).fill(ACCOUNT1);
+    // The list can come from a file too; the lines are checked the same way.
+    await page.getByLabel('…or load a text or CSV file').setInputFiles({ name: 'addresses.csv', mimeType: 'text/csv', buffer: Buffer.from(`${ACCOUNT1}\n`) });
+    await expect.poll(() => page.getByLabel(/^Addresses/).inputValue()).toBe(`${ACCOUNT1}\n`);
+    expect(await bad.count()).toBe(0);
     await page.getByLabel(/^Name/).fill('account one');
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByRole('heading', { name: 'account one' }).waitFor();

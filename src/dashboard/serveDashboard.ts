@@ -1,10 +1,11 @@
-// Serves the built dashboard (`dist/web`, made by Vite from `web/`) at `/`: files read once at
-// start, the right Content-Type, hashed assets cached for a year, the page itself revalidated, and a
+// Serves the built dashboard (`dist/web`, made by Vite from `web/`) at `/`: files read (and
+// compressed, brotli and gzip) once at start, the right Content-Type, hashed assets cached for a year, the page itself revalidated, and a
 // strict Content-Security-Policy (scripts, styles and requests to this origin only). The data the
 // page shows comes from the management API under `/api`; nothing here reads or writes state.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const CONTENT_SECURITY_POLICY = [
@@ -42,6 +43,9 @@ const SECURITY_HEADERS = {
 
 interface StaticFile {
   body: Buffer;
+  /** Compressed once at start for text files, when that saves bytes. */
+  br?: Buffer;
+  gzip?: Buffer;
   type: string;
   etag: string;
   immutable: boolean;
@@ -68,9 +72,15 @@ export function createDashboard(options: { dir: string }): Dashboard {
     for (const full of walk(options.dir)) {
       const path = `/${relative(options.dir, full).split(sep).join('/')}`;
       const body = readFileSync(full);
+      const type = TYPES[extname(full)] ?? 'application/octet-stream';
+      const compressible = /^text\/|javascript|json|svg/.test(type) && body.length > 1024;
+      const br = compressible ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) : undefined;
+      const gzip = compressible ? gzipSync(body, { level: 9 }) : undefined;
       files.set(path, {
         body,
-        type: TYPES[extname(full)] ?? 'application/octet-stream',
+        br: br && br.length < body.length ? br : undefined,
+        gzip: gzip && gzip.length < body.length ? gzip : undefined,
+        type,
         etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
         // Vite names what it emits under assets/ by content hash, so a name never changes meaning.
         immutable: path.startsWith('/assets/'),
@@ -99,19 +109,24 @@ export function createDashboard(options: { dir: string }): Dashboard {
         res.end(text);
         return 'dashboard';
       }
-      const headers = {
+      const accepts = String(req.headers['accept-encoding'] ?? '');
+      const encoding = file.br && /\bbr\b/.test(accepts) ? 'br' : file.gzip && /\bgzip\b/.test(accepts) ? 'gzip' : undefined;
+      const body = encoding ? file[encoding]! : file.body;
+      const headers: Record<string, string> = {
         ...base,
         'Content-Type': file.type,
         ETag: file.etag,
         'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ...(file.br || file.gzip ? { Vary: 'Accept-Encoding' } : {}),
+        ...(encoding ? { 'Content-Encoding': encoding } : {}),
       };
       if (req.headers['if-none-match'] === file.etag) {
         res.writeHead(304, headers);
         res.end();
         return 'dashboard';
       }
-      res.writeHead(200, { ...headers, 'Content-Length': String(file.body.length) });
-      res.end(req.method === 'HEAD' ? undefined : file.body);
+      res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
+      res.end(req.method === 'HEAD' ? undefined : body);
       return 'dashboard';
     },
   };

@@ -3,6 +3,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../gateway/testing/startTestGateway.js';
 import { CONTENT_SECURITY_POLICY } from './serveDashboard.js';
@@ -15,7 +16,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dash-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title><script type="module" src="/assets/app-abc123.js"></script>');
-  writeFileSync(join(dir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  writeFileSync(join(dir, 'assets', 'app-abc123.js'), `${'console.log("the dashboard");\n'.repeat(200)}`);
   gw = await startTestGateway({ dashboard: { dir, sessionTtlMs: TTL_MS } });
 });
 afterAll(async () => {
@@ -110,9 +111,19 @@ describe('dashboard page', () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe/);
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(page.headers.get('x-frame-options')).toBe('DENY');
-    const asset = await fetch(`${gw.url}/assets/app-abc123.js`);
+    const asset = await fetch(`${gw.url}/assets/app-abc123.js`, { headers: { 'accept-encoding': 'br, gzip' } });
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-encoding')).toBe('br');
+    expect(asset.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await asset.text()).toBe('console.log("the dashboard");\n'.repeat(200));
+    const plain = await new Promise<{ encoding?: string; length: number }>((resolve, reject) => {
+      get(`${gw.url}/assets/app-abc123.js`, (res) => {
+        let length = 0;
+        res.on('data', (c: Buffer) => (length += c.length)).on('end', () => resolve({ encoding: res.headers['content-encoding'], length }));
+      }).on('error', reject);
+    });
+    expect(plain).toEqual({ encoding: undefined, length: 'console.log("the dashboard");\n'.length * 200 });
     const again = await fetch(`${gw.url}/assets/app-abc123.js`, { headers: { 'if-none-match': asset.headers.get('etag')! } });
     expect(again.status).toBe(304);
     expect((await fetch(`${gw.url}/assets/missing.js`)).status).toBe(404);
