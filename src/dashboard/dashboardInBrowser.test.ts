@@ -197,10 +197,12 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     await page.getByLabel('Webhook URL').fill(listener.url);
     await page.getByLabel(/^Name/).fill('custom one');
     await page.getByLabel(/^GraphQL query/).fill('{ block { nope } }');
-    await page.getByRole('button', { name: 'Create webhook' }).click();
-    await expect.poll(() => page.locator('#wh-query-error').textContent()).toMatch(/^graphql_query: Cannot query field "nope" on type "Block"/);
+    const check = page.locator('#wh-query-check');
+    await expect.poll(() => check.textContent()).toMatch(/^graphql_query: Cannot query field "nope" on type "Block"/);
+    expect(await page.getByRole('button', { name: 'Create webhook' }).isDisabled()).toBe(true);
     await shot('webhook-create-graphql-error');
     await page.getByLabel(/^GraphQL query/).fill('{ block { number hash } }');
+    await expect.poll(() => check.textContent()).toBe('The query is valid against the block schema.');
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByRole('heading', { name: 'custom one' }).waitFor();
     await page.getByRole('button', { name: 'Pause' }).click();

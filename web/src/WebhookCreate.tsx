@@ -1,13 +1,13 @@
 // Create a webhook: one form per type (Address Activity with addresses pasted or from a file,
 // checked line by line; NFT Activity with contract and token filters; Custom with a GraphQL query
 // the server checks against its schema before saving), and Test Webhook on the URL as typed.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { BadLines } from './BadLines';
 import { FieldError, FormError } from './FieldError';
 import { TestWebhook } from './TestWebhook';
 import { parseAddresses, parseNftFilters } from './parseLines';
 import { usePoll } from './usePoll';
-import { get, post } from './api';
+import { ApiError, get, post } from './api';
 import type { NetworkHead, Webhook, WebhookType } from './types';
 
 const TYPES: { type: WebhookType; label: string; help: string }[] = [
@@ -34,9 +34,21 @@ export function WebhookCreate() {
   const [query, setQuery] = useState(SAMPLE_QUERY);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  // The query is checked against the block schema as it is written (POST /api/validate-graphql-query).
+  const [queryCheck, setQueryCheck] = useState<{ query: string; problem?: string }>();
+  useEffect(() => {
+    if (type !== 'GRAPHQL') return;
+    const timer = setTimeout(() => {
+      post('/validate-graphql-query', { graphql_query: query })
+        .then(() => setQueryCheck({ query }))
+        .catch((e: unknown) => setQueryCheck({ query, problem: e instanceof ApiError ? e.message : String(e) }));
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [type, query]);
+  const queryProblem = type === 'GRAPHQL' && queryCheck?.query === query ? queryCheck.problem : undefined;
   const parsedAddresses = parseAddresses(addresses);
   const parsedNft = parseNftFilters(nft);
-  const badCount = type === 'ADDRESS_ACTIVITY' ? parsedAddresses.bad.length : type === 'NFT_ACTIVITY' ? parsedNft.bad.length : 0;
+  const badCount = type === 'ADDRESS_ACTIVITY' ? parsedAddresses.bad.length : type === 'NFT_ACTIVITY' ? parsedNft.bad.length : queryProblem ? 1 : 0;
 
   const loadFile = async (e: Event) => {
     const file = (e.currentTarget as HTMLInputElement).files?.[0];
@@ -127,14 +139,23 @@ export function WebhookCreate() {
         {type === 'GRAPHQL' && (
           <>
             <label for="wh-query">
-              GraphQL query <span class="hint">checked against the block schema when you save</span>
+              GraphQL query <span class="hint">checked against the block schema as you type, and again when you save</span>
             </label>
-            <textarea id="wh-query" class="mono" rows={12} value={query} onInput={(e) => setQuery(e.currentTarget.value)} spellcheck={false} aria-describedby="wh-query-error" />
-            <FieldError error={error} field="graphql_query" id="wh-query-error" />
+            <textarea id="wh-query" class="mono" rows={12} value={query} onInput={(e) => setQuery(e.currentTarget.value)} spellcheck={false} aria-invalid={!!queryProblem} aria-describedby="wh-query-check" />
+            <div id="wh-query-check" aria-live="polite">
+              {queryProblem ? (
+                <p class="field-error" role="alert">
+                  {queryProblem}
+                </p>
+              ) : queryCheck?.query === query ? (
+                <p class="ok">The query is valid against the block schema.</p>
+              ) : null}
+              <FieldError error={error} field="graphql_query" />
+            </div>
           </>
         )}
         <FormError error={error} fields={['name', 'webhook_url', 'addresses', 'nft_filters', 'graphql_query']} />
-        {badCount > 0 && <p class="error">Fix the lines listed above before saving.</p>}
+        {badCount > 0 && <p class="error">{type === 'GRAPHQL' ? 'Fix the query before saving.' : 'Fix the lines listed above before saving.'}</p>}
         <div class="row">
           <button class="primary" type="submit" disabled={busy || !url.trim() || badCount > 0}>
             {busy ? 'Creating…' : 'Create webhook'}

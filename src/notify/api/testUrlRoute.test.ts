@@ -81,3 +81,33 @@ describe('POST /test-webhook-url', () => {
     expect(ok.requests.length).toBe(before);
   });
 });
+
+describe('POST /validate-graphql-query', () => {
+  let db: SqlDatabase;
+  let cleanup: () => Promise<void>;
+  let notifier: Notifier;
+  let server: RouteServer;
+  beforeAll(async () => {
+    ({ db, cleanup } = await notifyTestDatabases.find((d) => d.name === 'sqlite')!.open());
+    notifier = createNotifier({ db });
+    server = await startRouteServer(createWebhooksApi({ db, notifier, authToken: TOKEN }));
+  });
+  afterAll(async () => {
+    await server.close();
+    await notifier.stop();
+    await cleanup();
+  });
+  const check = async (graphql_query: unknown) => {
+    const res = await fetch(`${server.url}/validate-graphql-query`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Service-Token': TOKEN }, body: JSON.stringify({ graphql_query }) });
+    return { status: res.status, json: (await res.json()) as unknown };
+  };
+
+  it('default: a query the schema accepts is valid; unknown fields, bad syntax and empty queries are 400s naming graphql_query, as create-webhook says', async () => {
+    expect(await check('{ block { number hash } }')).toEqual({ status: 200, json: { data: { valid: true } } });
+    expect(await check('{ block { nope } }')).toEqual({ status: 400, json: { field: 'graphql_query', message: expect.stringMatching(/^graphql_query: Cannot query field "nope" on type "Block"/) } });
+    expect(await check('{ block { number ')).toMatchObject({ status: 400, json: { field: 'graphql_query', message: expect.stringMatching(/Syntax Error/) } });
+    expect(await check('  ')).toMatchObject({ status: 400, json: { field: 'graphql_query' } });
+    const created = await fetch(`${server.url}/create-webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Service-Token': TOKEN }, body: JSON.stringify({ network: 'ETH_MAINNET', webhook_type: 'GRAPHQL', webhook_url: 'https://93.184.216.34/h', graphql_query: '{ block { nope } }' }) });
+    expect(((await created.json()) as { message: string }).message).toBe(((await check('{ block { nope } }')).json as { message: string }).message);
+  });
+});
