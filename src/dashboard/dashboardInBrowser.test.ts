@@ -359,4 +359,22 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(keys.length).toBe(before);
     expect(keys.some((k) => k.name === 'forged')).toBe(false);
   });
+  it('error: a session ended on the server sends the page back to sign-in saying why; Sign out ends the session and its cookie', async () => {
+    await page.goto(`${service.baseUrl}/#/webhooks`);
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'tracehook_session')!;
+    const headers = { cookie: `tracehook_session=${cookie.value}` };
+    const csrf = ((await (await fetch(`${service.baseUrl}/api/session`, { headers })).json()) as { data: { csrf_token: string } }).data.csrf_token;
+    expect((await fetch(`${service.baseUrl}/api/session`, { method: 'DELETE', headers: { ...headers, origin: service.baseUrl, 'x-csrf-token': csrf } })).status).toBe(200);
+    // The header's next poll (every 3 s) is refused.
+    await page.getByLabel('Auth token').waitFor({ timeout: 10_000 });
+    expect(await page.getByRole('status').textContent()).toBe('Unauthenticated: unknown session, sign in again');
+    await page.getByLabel('Auth token').fill(service.authToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('Signed out.').waitFor();
+    expect((await page.context().cookies()).find((c) => c.name === 'tracehook_session')).toBeUndefined();
+    await page.reload();
+    await page.getByLabel('Auth token').waitFor();
+  });
 });
