@@ -269,6 +269,19 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     await expect.poll(() => tree.locator('.tree-row.failed').textContent()).toMatch(/execution reverted.*TraceChild: boom/);
     await page.getByRole('button', { name: 'Raw JSON' }).click();
     expect(await page.getByTestId('raw-json').textContent()).toContain('"revertReason": "TraceChild: boom"');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
+    expect(download.suggestedFilename()).toBe(`debug_traceTransaction-${revertHash.slice(0, 18)}.json`);
+    expect(JSON.parse(readFileSync((await download.path())!, 'utf8'))).toMatchObject({ type: 'CALL', calls: [{ error: 'execution reverted', revertReason: 'TraceChild: boom' }] });
+
+    // The same transaction's state diff (prestateTracer in diff mode) as a table.
+    await page.getByLabel('Tracer').selectOption('prestateTracer (diff)');
+    await page.getByRole('button', { name: 'Trace', exact: true }).click();
+    const diff = page.getByTestId('state-diff');
+    await diff.waitFor();
+    const sender = diff.getByRole('row').filter({ hasText: ACCOUNT0 });
+    expect(await sender.filter({ hasText: 'nonce' }).count()).toBe(1);
+    expect(await sender.filter({ hasText: 'balance' }).count()).toBe(1);
+    await shot('trace-state-diff');
   });
 
   it('behavior: a call trace of 10,000 frames renders, expands and scrolls without the page stalling (rows in view only)', async () => {
@@ -278,6 +291,7 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     const data = encodeFunctionData({ abi: router.abi, functionName: 'split', args: [Array(frames).fill(ACCOUNT1), Array(frames).fill(0n)] });
     await page.getByRole('button', { name: 'Call', exact: true }).click();
     await page.getByLabel('Method').selectOption('debug_traceCall');
+    await page.getByLabel('Tracer').selectOption('callTracer');
     await page.getByLabel('From', { exact: true }).fill(ACCOUNT0);
     await page.getByLabel('To', { exact: true }).fill(contractAddress!);
     await page.getByLabel('Data', { exact: true }).fill(data);
@@ -359,6 +373,7 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect(keys.length).toBe(before);
     expect(keys.some((k) => k.name === 'forged')).toBe(false);
   });
+
   it('error: a session ended on the server sends the page back to sign-in saying why; Sign out ends the session and its cookie', async () => {
     await page.goto(`${service.baseUrl}/#/webhooks`);
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
