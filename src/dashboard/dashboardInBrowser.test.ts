@@ -29,6 +29,7 @@ let browser: Browser;
 let page: Page;
 let dataDir: string;
 let evil: Server;
+const pageErrors: string[] = [];
 
 async function rpc(method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(service.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -79,6 +80,12 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  // Script errors and Content-Security-Policy violations ("Refused to …") land here; refused API
+  // calls the tests make on purpose log "Failed to load resource" and are left out.
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) pageErrors.push(message.text());
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -391,5 +398,9 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     expect((await page.context().cookies()).find((c) => c.name === 'tracehook_session')).toBeUndefined();
     await page.reload();
     await page.getByLabel('Auth token').waitFor();
+  });
+
+  it('default: no script error and no Content-Security-Policy violation on any page visited above', () => {
+    expect(pageErrors).toEqual([]);
   });
 });
