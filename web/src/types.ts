@@ -75,6 +75,8 @@ export interface ApiKey {
 }
 
 export interface KeyUsage {
+  from: string;
+  to: string;
   totals: { requests: number; compute_units: number };
   days: { day: string; requests: number; compute_units: number; methods: Record<string, { requests: number; compute_units: number }> }[];
 }
