@@ -25,6 +25,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // The dashboard's pages run in the browser (web/, built by Vite into dist/web).
+  { files: ['web/src/**'], languageOptions: { globals: { ...globals.browser } } },
   layer(['src/engine/**'], ['**/gateway/**', '**/notify/**', '**/cli/**', '**/backends/**'], 'engine never imports gateway, notify, cli or backends'),
   layer(['src/store/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/cli/**', '**/backends/**'], 'store imports nothing from the app'),
   layer(['src/rpc/**'], ['**/gateway/**', '**/notify/**', '**/engine/**', '**/store/**', '**/cli/**', '**/backends/**'], 'rpc (the vocabulary) imports nothing from the app'),

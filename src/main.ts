@@ -2,6 +2,7 @@
 // stops them in reverse. Logic lives in the parts.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import type { ServiceConfig } from './config/options.js';
 import { balanceWei } from './config/options.js';
@@ -231,6 +232,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       // /readyz shows each upstream network's table (states and capabilities, no origins).
       readinessDetails: backends.size ? () => ({ networks: upstreamStatus().map(readyzNetworkView) }) : undefined,
       apiVersion: version,
+      // The Vite build of web/ (npm ci's prepare and npm run build make it), beside dist/ from src/ or dist/.
+      dashboard: { dir: fileURLToPath(new URL('../dist/web', import.meta.url)) },
     });
     registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
     cacheMetrics.bind(gateway.metrics.registry);
@@ -282,6 +285,7 @@ function formatBanner(info: { version: string; rpcUrl: string; baseUrl: string; 
     `JSON-RPC      ${info.rpcUrl}   (network ${info.networks[0]!.name})`,
     'Networks',
     ...info.networks.map(networkLine),
+    `Dashboard     ${info.baseUrl}/   (sign in with the auth token)`,
     `Management    ${info.baseUrl}/api   (header X-Service-Token: ${info.authToken})`,
     `Health        ${info.baseUrl}/healthz  ${info.baseUrl}/readyz  ${info.baseUrl}/metrics`,
     '',

@@ -16,6 +16,9 @@ import { createCors } from './cors.js';
 import { handleClientError } from './clientErrors.js';
 import { DEFAULT_LIMITS, type GatewayOptions } from './gatewayOptions.js';
 import { createKeysRoutes } from './api/keysRoute.js';
+import { createNetworksRoutes } from './api/networksRoute.js';
+import { createTraceRoutes } from './api/traceRoute.js';
+import { createDashboardServer } from '../dashboard/createDashboardServer.js';
 import { createKeyCache, type KeyCache } from './keys/keyCache.js';
 import { createGatewayMetrics, type GatewayMetrics } from './ops/gatewayMetrics.js';
 import type { ReadinessCheck } from './ops/health.js';
@@ -119,12 +122,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.readinessChecks ?? []),
   ];
   let closing = false;
+  const dashboard = options.dashboard && createDashboardServer({ ...options.dashboard, authToken: options.authToken, clock });
+  const dashboardRoutes = dashboard ? [...dashboard.routes, ...createNetworksRoutes({ networks: routers }), ...createTraceRoutes({ networks: routers })] : [];
   const api = createApiApp({
     mounts: [
-      { prefix: '/api', routes: [...createKeysRoutes({ repo, keyCache, usage, clock }), ...(options.apiRoutes ?? [])] },
+      { prefix: '/api', routes: [...createKeysRoutes({ repo, keyCache, usage, clock }), ...(options.apiRoutes ?? []), ...dashboardRoutes] },
       { prefix: '', routes: createOpsRoutes({ readiness, readyTimeoutMs: limits.readyTimeoutMs, closing: () => closing, registry: metrics.registry, metricsRequireToken: !!options.metricsRequireToken, details: options.readinessDetails }) },
     ],
     authToken: options.authToken,
+    sessions: dashboard?.sessions,
     clock,
     version: options.apiVersion,
     logger,
@@ -139,6 +145,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** Serves everything but the JSON-RPC endpoint; returns the metrics route label. */
   const serveOther = async (req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<string> => {
     if (api.owns(path)) return api.serve(req, res, requestId);
+    if (dashboard?.owns(path)) return dashboard.serve(req, res, requestId);
     sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Not found: ${path.slice(0, 100)}. JSON-RPC is served at POST /v2/<API_KEY>` } }, { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
     return 'not_found';
   };

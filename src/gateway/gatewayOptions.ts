@@ -12,6 +12,7 @@ import type { TierPolicyOptions } from './policy/tiers.js';
 import type { RateLimiter } from './policy/tokenBucket.js';
 import type { NetworkOptions } from './router/networkRouter.js';
 import type { WebSocketLimits } from './websocket/wsLimits.js';
+import type { DashboardOptions } from '../dashboard/createDashboardServer.js';
 
 export interface GatewayLimits {
   /** Largest request body; larger answers HTTP 413. */
@@ -69,6 +70,8 @@ export interface GatewayOptions {
   apiRoutes?: readonly ApiRoute[];
   /** Version shown in the OpenAPI document. */
   apiVersion?: string;
+  /** Serve the web dashboard at `/` (sign-in sessions accepted by the management API). Absent: no dashboard. */
+  dashboard?: DashboardOptions;
   keyCache?: Omit<KeyCacheOptions, 'repo' | 'clock'>;
   /** How often usage counts and last-used times are written to the store. */
   usageFlushIntervalMs?: number;

@@ -1,6 +1,7 @@
 // The shape of one management endpoint, whoever owns it (keys, webhooks, follower, operations):
 // what the router dispatches on, what the OpenAPI document describes, and the handler. The body
 // schema both validates and documents the request.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import { parseBody } from './parseBody.js';
 
@@ -20,6 +21,8 @@ export interface ApiInput<B> {
   params: Record<string, string>;
   nowMs: number;
   requestId: string;
+  /** The request's headers (the dashboard's session routes read its cookie and Origin). */
+  headers: IncomingHttpHeaders;
 }
 
 /** A reply other than `200` with a JSON body: another status, a text body or more headers. */

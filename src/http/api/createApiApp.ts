@@ -1,5 +1,6 @@
 // The management kit: one Hono router for every management route (keys, webhooks, deliveries,
-// backfill, operations, the OpenAPI document), with one auth check, one bounded body reader with
+// backfill, operations, the OpenAPI document), with one auth check (the token header, or a dashboard
+// session through `SessionCheck`), one bounded body reader with
 // the unsafe-text checks, and one error shape, `{message, field?}`. What each route does is its
 // owner's; the JSON-RPC endpoint never comes here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,6 +28,15 @@ export interface ApiAppOptions {
   /** Shown in the OpenAPI document. */
   version?: string;
   logger?: { error(fields: object, message: string): void };
+  /** Also accept a dashboard session (cookie, and CSRF checks on changes) where the token header is absent. */
+  sessions?: SessionCheck;
+}
+
+/** Why a request without the token header may or may not pass; undefined: it carries no session either. */
+export type SessionVerdict = { ok: true } | { ok: false; status: 401 | 403; message: string };
+
+export interface SessionCheck {
+  check(req: IncomingMessage): SessionVerdict | undefined;
 }
 
 export interface ApiApp extends HttpRoute {
@@ -98,15 +108,22 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     });
   };
 
-  const authorized = (req: IncomingMessage): boolean => {
+  /** The token header, else a dashboard session; a refusal carries its status and message. */
+  const authorize = (req: IncomingMessage): SessionVerdict => {
     const header = req.headers['x-service-token'] ?? req.headers['x-alchemy-token'];
     const token = Array.isArray(header) ? header[0] : header;
-    return !!options.authToken && typeof token === 'string' && constantTimeEqual(token, options.authToken);
-  };
-  const unauthorized = (c: Context<{ Bindings: HttpBindings }>) => {
-    c.env.incoming.resume();
+    if (token !== undefined || !options.sessions) {
+      if (!!options.authToken && typeof token === 'string' && constantTimeEqual(token, options.authToken)) return { ok: true };
+    } else {
+      const verdict = options.sessions.check(req);
+      if (verdict) return verdict;
+    }
     const message = options.authToken ? 'Unauthenticated: send the auth token in the X-Service-Token header' : 'Unauthenticated: the management API is disabled (no auth token configured)';
-    return reply(c, 401, { message });
+    return { ok: false, status: 401, message };
+  };
+  const refuse = (c: Context<{ Bindings: HttpBindings }>, verdict: SessionVerdict & { ok: false }) => {
+    c.env.incoming.resume();
+    return reply(c, verdict.status, { message: verdict.message });
   };
 
   const readJson = async (req: IncomingMessage, limit: number): Promise<unknown> => {
@@ -125,7 +142,10 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     if (!mount.prefix) continue;
     // Every path under a prefix needs the token, known or not: a stranger learns nothing of the routes.
     const gate = async (c: Context<{ Bindings: HttpBindings }>, next: () => Promise<void>) => {
-      if (!publicPaths.has(c.req.path) && !authorized(c.env.incoming)) return unauthorized(c);
+      if (!publicPaths.has(c.req.path)) {
+        const verdict = authorize(c.env.incoming);
+        if (!verdict.ok) return refuse(c, verdict);
+      }
       await next();
     };
     app.use(mount.prefix, gate);
@@ -138,7 +158,10 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
         const incoming = c.env.incoming;
         const exchange = exchangeOf(c);
         exchange.label = fullPath;
-        if (route.auth !== false && !authorized(incoming)) return unauthorized(c);
+        if (route.auth !== false) {
+          const verdict = authorize(incoming);
+          if (!verdict.ok) return refuse(c, verdict);
+        }
         const url = new URL(incoming.url ?? '/', 'http://localhost');
         const params = pathParams(c);
         const body = route.method === 'GET' ? {} : await readJson(incoming, route.maxBodyBytes ?? maxBodyBytes);
@@ -150,7 +173,7 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
         if (unsafe) throw invalidField(unsafe.field, unsafe.problem);
         // Parsing and scanning a large body took a slice of the loop; validation (100,000 addresses) takes another.
         if (route.method !== 'GET') await new Promise<void>((resolve) => setImmediate(resolve));
-        const result = await route.handle({ body, query: url.searchParams, params, nowMs: clock.now(), requestId: exchange.requestId });
+        const result = await route.handle({ body, query: url.searchParams, params, nowMs: clock.now(), requestId: exchange.requestId, headers: incoming.headers });
         if (result instanceof ApiReply) return reply(c, result.status, result.body, result.headers);
         return reply(c, route.status ?? 200, result);
       });

@@ -12,6 +12,8 @@ import type { ApiDeps, ApiRoute } from './apiRoute.js';
 import { createNotifyRoutes } from './notifyRoutes.js';
 import { createDeliveryRoutes } from './deliveryRoutes.js';
 import { createSigningKeyRoutes } from './signingKeyRoute.js';
+import { createTestUrlRoutes } from './testUrlRoute.js';
+import { createValidateQueryRoutes } from './validateQueryRoute.js';
 
 export interface WebhooksApiOptions {
   db: SqlDatabase;
@@ -62,7 +64,7 @@ export function createWebhooksApiRoutes(options: WebhooksApiRoutesOptions): ApiR
     tier: options.tier ?? options.notifier.tier ?? 'enterprise',
     onBackfillRequested: options.onBackfillRequested,
   };
-  return [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...createSigningKeyRoutes(deps), ...(options.extraRoutes?.(deps) ?? [])];
+  return [...createNotifyRoutes(deps), ...createDeliveryRoutes(deps), ...createSigningKeyRoutes(deps), ...createTestUrlRoutes(deps), ...createValidateQueryRoutes(), ...(options.extraRoutes?.(deps) ?? [])];
 }
 
 /** The route table served on its own app (tests, embedding); the service uses createWebhooksApiRoutes. */
