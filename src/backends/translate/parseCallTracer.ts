@@ -5,7 +5,7 @@
 // the record, where every renderer drops them as geth does. Output formats are left to
 // src/engine/render.
 import type { FrameKind, RecordedFrame, RecordedLog, RecordedTx } from '../../engine/record/types.js';
-import { UpstreamTraceMalformedError } from '../../rpc/errors.js';
+import { type Obj, upstreamOutputReader } from './upstreamOutput.js';
 import { frameErrorFromGethText } from './frameErrorFromText.js';
 import { isPrecompileAddress } from './precompiles.js';
 import { executionGasBeforeRefund } from './refundTracer.js';
@@ -13,8 +13,6 @@ import { type RecordGap, type TranslatedRecord, noteGap } from './translatedReco
 import { address, bytes, quantity } from './txFacts.js';
 
 const KINDS = new Set<FrameKind>(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2', 'SELFDESTRUCT']);
-
-type Obj = { [key: string]: unknown };
 
 export interface CallTracerSource {
   /** The callTracer result (withLog for logs; without it the record's logs are a `logs` gap). */
@@ -33,15 +31,7 @@ export interface CallTracerSource {
   hardfork?: string;
 }
 
-const malformed = (where: string, message: string): UpstreamTraceMalformedError => new UpstreamTraceMalformedError('callTracer', `${where}: ${message}`);
-
-function field<T>(where: string, name: string, parse: (v: unknown, f: string) => T, value: unknown): T {
-  try {
-    return parse(value, name);
-  } catch {
-    throw malformed(where, `\`${name}\` is not valid`);
-  }
-}
+const { malformed, parse: field } = upstreamOutputReader('callTracer');
 
 function isCreate(kind: FrameKind): boolean {
   return kind === 'CREATE' || kind === 'CREATE2';

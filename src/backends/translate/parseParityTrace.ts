@@ -6,30 +6,15 @@
 // error texts coarser than geth's. Frames Parity leaves out (nested zero-value calls into
 // precompiles on OpenEthereum and Erigon; calls that failed their pre-checks) are not recorded.
 import type { FrameError, FrameKind, RecordedFrame, RecordedTx } from '../../engine/record/types.js';
-import { UpstreamTraceMalformedError } from '../../rpc/errors.js';
 import { frameErrorFromParityText } from './frameErrorFromText.js';
 import { isPrecompileAddress } from './precompiles.js';
 import { type RecordGap, type TranslatedRecord, noteGap } from './translatedRecord.js';
 import { address, bytes, quantity } from './txFacts.js';
-
-type Obj = { [key: string]: unknown };
+import { type Obj, upstreamOutputReader } from './upstreamOutput.js';
 
 const CALL_TYPES: Record<string, FrameKind> = { call: 'CALL', callcode: 'CALLCODE', delegatecall: 'DELEGATECALL', staticcall: 'STATICCALL' };
 
-const malformed = (where: string, message: string): UpstreamTraceMalformedError => new UpstreamTraceMalformedError('trace', `${where}: ${message}`);
-
-function object(value: unknown, where: string): Obj {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed(where, 'is not an object');
-  return value as Obj;
-}
-
-function parse<T>(where: string, name: string, fn: (v: unknown, f: string) => T, value: unknown): T {
-  try {
-    return fn(value, name);
-  } catch {
-    throw malformed(where, `\`${name}\` is not valid`);
-  }
-}
+const { malformed, object, parse } = upstreamOutputReader('trace');
 
 export interface ParityTraceSource {
   /** The transaction's entries, in the order the node gave them. */

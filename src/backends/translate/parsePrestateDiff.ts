@@ -5,25 +5,10 @@
 // empty accounts listed as `{"balance":"0x0"}`, which the renderers treat as absent, like geth).
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { AccountState, SlotRecord, TouchedAccount } from '../../engine/record/types.js';
-import { UpstreamTraceMalformedError } from '../../rpc/errors.js';
 import { address, bytes, quantity } from './txFacts.js';
+import { type Obj, upstreamOutputReader } from './upstreamOutput.js';
 
-type Obj = { [key: string]: unknown };
-
-const malformed = (where: string, message: string): UpstreamTraceMalformedError => new UpstreamTraceMalformedError('prestateTracer', `${where}: ${message}`);
-
-function object(value: unknown, where: string): Obj {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed(where, 'is not an object');
-  return value as Obj;
-}
-
-function parse<T>(where: string, name: string, fn: (v: unknown, f: string) => T, value: unknown): T {
-  try {
-    return fn(value, name);
-  } catch {
-    throw malformed(where, `\`${name}\` is not valid`);
-  }
-}
+const { malformed, object, parse } = upstreamOutputReader('prestateTracer');
 
 function word(value: unknown, where: string): bigint {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw malformed(where, 'is not a 32-byte word');

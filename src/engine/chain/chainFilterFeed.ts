@@ -5,6 +5,7 @@
 import type { Block } from '@ethereumjs/block';
 import type { FeedBlock } from './filterRegistry.js';
 import type { ChainView } from './types.js';
+import { blockLogEntries } from './logQuery.js';
 
 export interface ChainFilterFeed {
   /** Resolves once every head change seen so far has reached the targets. */
@@ -33,17 +34,7 @@ export interface ChainFilterFeedOptions {
 
 /** The logs of `block` in the targets' shape. */
 export async function feedBlockOf(source: Pick<ChainView, 'getReceipts'>, block: Block, renderHeader?: (block: Block) => unknown): Promise<FeedBlock> {
-  const receipts = await source.getReceipts(block.hash());
-  const logs = receipts.flatMap((receipt) =>
-    receipt.logs.map((log) => ({
-      ...log,
-      blockNumber: block.header.number,
-      blockHash: receipt.blockHash,
-      blockTimestamp: block.header.timestamp,
-      transactionHash: receipt.transactionHash,
-      transactionIndex: receipt.transactionIndex,
-    })),
-  );
+  const logs = await blockLogEntries(source, block);
   const fed: FeedBlock = { hash: block.hash(), number: block.header.number, logs };
   if (renderHeader) fed.header = renderHeader(block);
   return fed;

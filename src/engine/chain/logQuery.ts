@@ -3,7 +3,7 @@
 import type { Block } from '@ethereumjs/block';
 import { LimitExceededError } from '../../rpc/errors.js';
 import type { ChainCore } from './chainCore.js';
-import type { ChainLog } from './types.js';
+import type { ChainLog, ChainView } from './types.js';
 
 export interface LogFilter {
   fromBlock: bigint;
@@ -24,9 +24,9 @@ export interface LogEntry extends ChainLog {
 }
 
 /** Logs of one block, in order, optionally restricted to some log indexes. */
-export async function blockLogEntries(core: ChainCore, block: Block, only?: Set<number>): Promise<LogEntry[]> {
+export async function blockLogEntries(source: Pick<ChainView, 'getReceipts'>, block: Block, only?: Set<number>): Promise<LogEntry[]> {
   const entries: LogEntry[] = [];
-  for (const receipt of await core.getReceipts(block.hash())) {
+  for (const receipt of await source.getReceipts(block.hash())) {
     for (const log of receipt.logs) {
       if (only && !only.has(log.logIndex)) continue;
       entries.push({
