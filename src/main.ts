@@ -53,7 +53,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -185,7 +184,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         cacheMetrics,
         tracePathMetrics,
         // What no upstream and no translation answers runs on the embedded engine over upstream state.
-        fork: { hardfork: config.hardfork, kzg: chain.common.customCrypto.kzg, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMaxMs, maxTimeoutMs: config.traceTimeoutMaxMs },
+        fork: { hardfork: config.hardfork, kzg: chain.common.customCrypto.kzg, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, maxTimeoutMs: config.traceTimeoutMaxMs },
       });
       backends.set(network.name, backend);
       cleanups.push(async () => backend.close());
