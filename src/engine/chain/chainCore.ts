@@ -69,6 +69,8 @@ export interface ChainCore extends ChainView {
   commitBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot: Uint8Array): void;
   /** Persists buffered trie nodes and a new working root (dev setters). */
   commitWorkingRoot(root: Uint8Array): void;
+  /** Writes up to `max` buffered trie nodes ahead of the commit that refers to them; returns how many are left. */
+  writeSomePending(max: number): number;
   /** Drops buffered trie nodes after a failed write. */
   discardPending(): void;
   /** Makes canonical block `number` the head again with `workingRoot`; returns removed blocks. */
@@ -265,6 +267,7 @@ function createCore(parts: CoreParts): ChainCore {
       workingRoot = block.header.stateRoot;
       emit({ block, removed: [] });
     },
+    writeSomePending: (max) => trieStore.flushSome(max),
     commitWorkingRoot(root) {
       db.transaction(() => {
         trieStore.flushPending();

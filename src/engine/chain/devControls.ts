@@ -16,6 +16,8 @@ import type { TxPool } from './txPool.js';
 
 /** Blocks one step of anvil_reset removes in one store transaction. */
 const RESET_CHUNK_BLOCKS = 20n;
+/** Trie nodes a state load writes to SQLite per turn of the event loop. */
+const NODES_PER_TURN = 2_000;
 
 export interface DevControls {
   /** Mines one block with the pooled transactions (empty in automine mode). */
@@ -319,7 +321,14 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         startTimer(config.blockTimeSec);
       }),
     dumpState: () => locked(async () => dumpState(await core.readState(core.workingRoot()), core.stateKeys)),
-    loadState: (dump) => modifyWorkingState((state) => applyStateDump(state, dump)),
+    loadState: (dump) =>
+      modifyWorkingState(async (state) => {
+        await applyStateDump(state, dump);
+        // A load's trie nodes (hundreds of thousands for a large dump) reach SQLite a slice per
+        // turn before the commit that refers to them, rather than in that one transaction.
+        await state.getStateRoot();
+        while (core.writeSomePending(NODES_PER_TURN) > 0) await yieldToLoop();
+      }),
     dropTransaction: (hash) =>
       locked(async () => {
         const entry = pool.get(hash);

@@ -37,6 +37,18 @@ describe('trie node store', () => {
     expect(again.get('ab')).toEqual(new Uint8Array([1, 2]));
   });
 
+  it('behavior: flushSome writes at most that many buffered nodes, each still readable, and says how many are left', () => {
+    const { db } = openDb();
+    const store = createTrieNodeStore({ db });
+    for (let i = 0; i < 5; i++) store.put(`0${i}`, new Uint8Array([i]));
+    expect(store.flushSome(2)).toBe(3);
+    expect(rows(db)).toBe(2);
+    expect(store.flushSome(2)).toBe(1);
+    expect(store.flushSome(2)).toBe(0);
+    expect(rows(db)).toBe(5);
+    for (let i = 0; i < 5; i++) expect(store.get(`0${i}`)).toEqual(new Uint8Array([i]));
+  });
+
   it('behavior: discardPending drops buffered writes', () => {
     const { db } = openDb();
     const store = createTrieNodeStore({ db });

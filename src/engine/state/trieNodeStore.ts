@@ -13,6 +13,12 @@ export interface TrieNodeStore {
   pendingCount(): number;
   /** Writes buffered nodes to SQLite. Call inside a `db.transaction`; not atomic on its own. */
   flushPending(): void;
+  /**
+   * Writes up to `max` buffered nodes in a transaction of their own and returns how many are left:
+   * a large write (a state load) spread over turns of the event loop. Nodes are content-addressed
+   * and unreferenced until a root that needs them is committed, so writing some early is harmless.
+   */
+  flushSome(max: number): number;
   /** Drops buffered writes (after a failed block or setter; the working root never refers to them). */
   discardPending(): void;
 }
@@ -67,6 +73,18 @@ export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStor
         remember(keyHex, value);
       }
       pending.clear();
+    },
+    flushSome(max) {
+      db.transaction(() => {
+        let written = 0;
+        for (const [keyHex, value] of pending) {
+          if (written++ >= max) break;
+          insert.run(Buffer.from(keyHex, 'hex'), value);
+          remember(keyHex, value);
+          pending.delete(keyHex);
+        }
+      })();
+      return pending.size;
     },
     discardPending() {
       pending.clear();
