@@ -323,9 +323,9 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     dumpState: () => locked(async () => dumpState(await core.readState(core.workingRoot()), core.stateKeys)),
     loadState: (dump) =>
       modifyWorkingState(async (state) => {
-        await applyStateDump(state, dump);
-        // A load's trie nodes (hundreds of thousands for a large dump) reach SQLite a slice per
-        // turn before the commit that refers to them, rather than in that one transaction.
+        // A load's trie nodes (hundreds of thousands for a large dump) reach SQLite turn by turn
+        // before the commit that refers to them, rather than piling up for that one transaction.
+        await applyStateDump(state, dump, () => core.writeSomePending(Number.MAX_SAFE_INTEGER));
         await state.getStateRoot();
         while (core.writeSomePending(NODES_PER_TURN) > 0) await yieldToLoop();
       }),

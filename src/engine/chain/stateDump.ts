@@ -17,7 +17,7 @@ export const MAX_DUMP_BYTES = 64 * 1024 * 1024;
 export const MAX_DUMP_ACCOUNTS = 100_000;
 export const MAX_DUMP_SLOTS = 1_000_000;
 /** Accounts handled between turns of the event loop. */
-const ACCOUNTS_PER_TURN = 200;
+const ACCOUNTS_PER_TURN = 20;
 
 export interface DumpedAccount {
   nonce: number;
@@ -121,14 +121,22 @@ export function parseStateDump(bytes: Uint8Array): LoadedStateDump {
   return parsed.data;
 }
 
-/** Writes a loaded dump into `state` (merging, as anvil does: given fields and slots replace, others stay). */
-export async function applyStateDump(state: MerkleStateManager, dump: LoadedStateDump): Promise<void> {
+/**
+ * Writes a loaded dump into `state` (merging, as anvil does: given fields and slots replace, others
+ * stay), a turn of the event loop at a time; `betweenTurns` runs after each turn's trie flush (the
+ * chain writes that turn's trie nodes out, so they do not pile up in memory).
+ */
+export async function applyStateDump(state: MerkleStateManager, dump: LoadedStateDump, betweenTurns?: () => void): Promise<void> {
   let done = 0;
   for (const [key, account] of Object.entries(dump.accounts)) {
     if (++done % ACCOUNTS_PER_TURN === 0) {
       // Into the trie now, a turn's worth at a time: left to the final state root, the whole
       // load's trie work ran in one go (20,000 accounts held the event loop for seconds).
+      // Flushed and then forgotten: ethereumjs's caches scan every entry they hold on a flush, so
+      // keeping the loaded accounts there made each turn slower than the last.
       await state.flush();
+      state.clearCaches();
+      betweenTurns?.();
       await yieldToLoop();
     }
     const address = new Address(Buffer.from(key.slice(2), 'hex'));
