@@ -4,8 +4,9 @@
 // of blocks can drive it: the embedded chain today (chainFilterFeed.ts), an upstream node later.
 // It knows nothing of RPC encoding or of how historic logs are read.
 import { randomBytes } from 'node:crypto';
-import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
 import { LimitExceededError, ServerError } from '../../rpc/errors.js';
+import { createRecentBlockLogs } from './recentBlockLogs.js';
 
 /** A log as filters hand it out: the eth_getLogs object's fields, with `removed`. */
 export interface FilterLog {
@@ -127,8 +128,8 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
   let queuedTotal = 0;
   const filters = new Map<string, Filter>();
   const perKey = new Map<string, number>();
-  // Logs of recent canonical blocks by block hash, oldest first, for `removed: true` reports.
-  const recent = new Map<string, Omit<FilterLog, 'removed'>[]>();
+  // Logs of recent canonical blocks, for `removed: true` reports.
+  const recent = createRecentBlockLogs(recentLimit);
   let lastSweepMs = 0;
 
   function take(filter: Filter): void {
@@ -224,19 +225,7 @@ export function createFilterRegistry(options: FilterRegistryOptions): FilterRegi
     },
     onBlocks(added, removedHashes) {
       sweep();
-      const removedLogs: FilterLog[] = [];
-      for (const hash of removedHashes) {
-        const key = bytesToUnprefixedHex(hash);
-        const logs = recent.get(key);
-        recent.delete(key);
-        // geth reports removed logs newest block first, each block's logs in order.
-        if (logs) removedLogs.push(...logs.map((l) => ({ ...l, removed: true })));
-      }
-      for (const block of added) {
-        recent.set(bytesToUnprefixedHex(block.hash), block.logs);
-        if (recent.size > recentLimit) recent.delete(recent.keys().next().value as string);
-      }
-      const addedLogs = added.flatMap((b) => b.logs.map((l) => ({ ...l, removed: false })));
+      const { addedLogs, removedLogs } = recent.apply(added, removedHashes);
       for (const filter of filters.values()) {
         if (filter.kind === 'blocks') {
           if (queue(filter, added.length)) filter.hashes.push(...added.map((b) => b.hash));

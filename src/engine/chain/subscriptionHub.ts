@@ -3,9 +3,9 @@
 // chain. Fed the same plain events as the FilterRegistry ("blocks added", "blocks removed",
 // "transaction pending"; chainFilterFeed.ts for the embedded chain), so an upstream node's follower
 // can feed it too. Encoding and delivery are the listener's; bounds per client are the caller's.
-import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { LimitExceededError } from '../../rpc/errors.js';
 import { type FeedBlock, type FilterLog, type LogCriteria, logMatches } from './filterRegistry.js';
+import { createRecentBlockLogs } from './recentBlockLogs.js';
 
 export type SubscriptionTopic = { kind: 'newHeads' } | { kind: 'logs'; criteria: LogCriteria } | { kind: 'newPendingTransactions' };
 
@@ -42,8 +42,8 @@ export function createSubscriptionHub(options: SubscriptionHubOptions = {}): Sub
   const maxListeners = options.maxListeners ?? DEFAULT_MAX_SUBSCRIPTION_LISTENERS;
   const recentLimit = options.recentBlocks ?? 128;
   const entries = new Set<Entry>();
-  // Logs of recent canonical blocks by block hash, oldest first, for `removed: true` reports.
-  const recent = new Map<string, Omit<FilterLog, 'removed'>[]>();
+  // Logs of recent canonical blocks, for `removed: true` reports.
+  const recent = createRecentBlockLogs(recentLimit);
 
   /** A listener that throws must not keep the others from their events. */
   const deliver = (entry: Entry, event: SubscriptionEvent) => {
@@ -62,19 +62,7 @@ export function createSubscriptionHub(options: SubscriptionHubOptions = {}): Sub
       return () => void entries.delete(entry);
     },
     onBlocks(added, removedHashes) {
-      const removedLogs: FilterLog[] = [];
-      for (const hash of removedHashes) {
-        const key = bytesToUnprefixedHex(hash);
-        const logs = recent.get(key);
-        recent.delete(key);
-        // geth sends removed logs newest block first, each block's logs in order.
-        if (logs) removedLogs.push(...logs.map((l) => ({ ...l, removed: true })));
-      }
-      for (const block of added) {
-        recent.set(bytesToUnprefixedHex(block.hash), block.logs);
-        if (recent.size > recentLimit) recent.delete(recent.keys().next().value as string);
-      }
-      const addedLogs = added.flatMap((b) => b.logs.map((l) => ({ ...l, removed: false })));
+      const { addedLogs, removedLogs } = recent.apply(added, removedHashes);
       for (const entry of [...entries]) {
         const { topic } = entry;
         if (topic.kind === 'newHeads') {
