@@ -2,13 +2,12 @@
 // tracer; shows the call tree, the state diff as a table and offers the raw JSON as a download.
 // Runs through POST /api/trace on the chosen network.
 import { useState } from 'preact/hooks';
-import { get, post } from './api';
+import { post } from './api';
 import { CallTree } from './CallTree';
 import { FieldError, FormError } from './FieldError';
 import { download } from './format';
 import { isCallFrame, isParityTraceList, isPrestateDiff, parityStateDiffRows, parityToFrame, prestateDiffRows, type DiffRow, type Frame } from './traceModel';
-import { usePoll } from './usePoll';
-import type { NetworkHead } from './types';
+import { NetworkSelect } from './NetworkSelect';
 
 type Mode = 'tx' | 'call';
 const METHODS: Record<Mode, string[]> = { tx: ['debug_traceTransaction', 'trace_transaction', 'trace_replayTransaction'], call: ['debug_traceCall', 'trace_call'] };
@@ -62,7 +61,6 @@ function view(raw: unknown): Result {
 }
 
 export function TracePage() {
-  const networks = usePoll(() => get<{ data: NetworkHead[] }>('/networks').then((r) => r.data), 0);
   const [network, setNetwork] = useState('');
   const [mode, setMode] = useState<Mode>('tx');
   const [method, setMethod] = useState(METHODS.tx[0]!);
@@ -140,16 +138,7 @@ export function TracePage() {
           </button>
         </div>
         <div class="grid2">
-          <div>
-            <label for="tr-network">Network</label>
-            <select id="tr-network" value={network} onChange={(e) => setNetwork(e.currentTarget.value)}>
-              {(networks.data ?? []).map((n, i) => (
-                <option key={n.network} value={i === 0 ? '' : n.network}>
-                  {n.network}
-                </option>
-              ))}
-            </select>
-          </div>
+          <NetworkSelect id="tr-network" value={network} onChange={setNetwork} />
           <div>
             <label for="tr-method">Method</label>
             <select id="tr-method" value={method} onChange={(e) => setMethod(e.currentTarget.value)}>

@@ -6,9 +6,9 @@ import { BadLines } from './BadLines';
 import { FieldError, FormError } from './FieldError';
 import { TestWebhook } from './TestWebhook';
 import { parseAddresses, parseNftFilters } from './parseLines';
-import { usePoll } from './usePoll';
-import { ApiError, get, post } from './api';
-import type { NetworkHead, Webhook, WebhookType } from './types';
+import { NetworkSelect } from './NetworkSelect';
+import { ApiError, post } from './api';
+import type { Webhook, WebhookType } from './types';
 
 const TYPES: { type: WebhookType; label: string; help: string }[] = [
   { type: 'ADDRESS_ACTIVITY', label: 'Address Activity', help: 'ETH and token transfers from or to the addresses you list.' },
@@ -25,7 +25,6 @@ const SAMPLE_QUERY = `{
 
 export function WebhookCreate() {
   const [type, setType] = useState<WebhookType>('ADDRESS_ACTIVITY');
-  const networks = usePoll(() => get<{ data: NetworkHead[] }>('/networks').then((r) => r.data), 0);
   const [network, setNetwork] = useState('');
   const [url, setUrl] = useState('');
   const [name, setName] = useState('');
@@ -87,16 +86,7 @@ export function WebhookCreate() {
         </fieldset>
         <p class="hint">{TYPES.find((t) => t.type === type)!.help}</p>
         <div class="grid2">
-          <div>
-            <label for="wh-network">Network</label>
-            <select id="wh-network" value={network} onChange={(e) => setNetwork(e.currentTarget.value)}>
-              {(networks.data ?? []).map((n, i) => (
-                <option key={n.network} value={i === 0 ? '' : n.network}>
-                  {n.network}
-                </option>
-              ))}
-            </select>
-          </div>
+          <NetworkSelect id="wh-network" value={network} onChange={setNetwork} />
           <div>
             <label for="wh-name">
               Name <span class="hint">(optional)</span>
