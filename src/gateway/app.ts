@@ -56,8 +56,7 @@ type RpcTarget = NetworkTarget | { unknownNetwork: string };
  * `/v2/<key>` or `/<network>/v2/<key>`, with an optional trailing slash; anything else is not the
  * endpoint. `networks` holds every network by networkKey (and may hold other spellings): a segment
  * is looked up as written first, then normalised (case, `_` for `-`), so a usual spelling costs one
- * map lookup. Parsed with indexOf
- * rather than split: this runs on every request.
+ * map lookup. Parsed with indexOf rather than split: this runs on every request.
  */
 export function matchRpcPath(path: string, networks: ReadonlyMap<string, NetworkRouter>, first: NetworkRouter): RpcTarget | undefined {
   let network: NetworkRouter | undefined = first;
