@@ -20,7 +20,8 @@ import { createGateway } from './gateway/app.js';
 import { createDevChain } from './engine/chain/devChain.js';
 import { planNetworks, type ServedNetwork } from './config/networks.js';
 import { networkKey } from './config/networkNames.js';
-import { createNetworkBackend, upstreamLabel, upstreamOrigin, type NetworkBackend } from './main/networkBackends.js';
+import { createNetworkBackend, type NetworkBackend } from './main/networkBackends.js';
+import { redactedOrigin, upstreamLabel } from './backends/upstream/networkUpstreams.js';
 import { createCacheMetrics } from './backends/upstream/cache/cacheMetrics.js';
 import { createTracePathMetrics } from './backends/upstream/tracePathMetrics.js';
 import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstreamsRoute.js';
@@ -252,7 +253,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     logger.info(
       {
         url: `${baseUrl}/v2/***`,
-        networks: served.map((n) => ({ name: n.name, chainId: n.chainId.toString(), ...(n.kind === 'upstream' ? { upstreams: n.upstreams.map((u, i) => `${upstreamLabel(n.name, i)} ${upstreamOrigin(u.url)}`) } : { embedded: true }) })),
+        networks: served.map((n) => ({ name: n.name, chainId: n.chainId.toString(), ...(n.kind === 'upstream' ? { upstreams: n.upstreams.map((u, i) => `${upstreamLabel(n.name, i)} ${redactedOrigin(u.url)}`) } : { embedded: true }) })),
         hardfork: config.hardfork,
         head: chain.headNumber().toString(),
       },

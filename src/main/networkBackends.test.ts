@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../log/createLogger.js';
 import { freePort, startAnvil, type AnvilProcess } from '../testing/startAnvil.js';
-import { createNetworkBackend, upstreamOrigin } from './networkBackends.js';
+import { createNetworkBackend } from './networkBackends.js';
+import { redactedOrigin as upstreamOrigin } from '../backends/upstream/networkUpstreams.js';
 import { probeUpstreamChainId } from './probeUpstreamChainId.js';
 
 let dev: AnvilProcess;

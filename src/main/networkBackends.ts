@@ -5,7 +5,7 @@
 // answers are cached too. The gateway, the follower and main.ts take whatever this returns.
 import type { Logger } from '../log/createLogger.js';
 import type { Backend } from '../backends/backend.js';
-import { createNetworkUpstreams, redactedOrigin, type NetworkStatus, type NetworkUpstreams } from '../backends/upstream/networkUpstreams.js';
+import { createNetworkUpstreams, type NetworkStatus, type NetworkUpstreams } from '../backends/upstream/networkUpstreams.js';
 import { createCachingBackend, type CachingBackend } from '../backends/upstream/cache/cachingBackend.js';
 import type { CacheMetrics } from '../backends/upstream/cache/cacheMetrics.js';
 import { createTracePathBackend } from '../backends/upstream/tracePaths.js';
@@ -47,12 +47,6 @@ export interface NetworkBackendOptions {
    */
   fork?: Omit<ForkExecutorOptions, 'chainId'>;
 }
-
-/** Label of an upstream in logs, metrics and errors: `ETH_MAINNET#0`. */
-export const upstreamLabel = (network: string, index: number): string => `${network}#${index}`;
-
-/** `https://user:key@node.example:8545/v1/key?x=1` → `https://node.example:8545`. */
-export const upstreamOrigin = redactedOrigin;
 
 export function createNetworkBackend(network: UpstreamNetwork, options: NetworkBackendOptions): NetworkBackend {
   const upstreams = createNetworkUpstreams({

@@ -117,6 +117,9 @@ export interface NetworkUpstreams {
   members(): readonly UpstreamMember[];
 }
 
+/** Label of an upstream in logs, metrics and errors: `ETH_MAINNET#0` (never its URL). */
+export const upstreamLabel = (network: string, index: number): string => `${network}#${index}`;
+
 /** `https://user:pw@node.example:8545/key?x` → `https://node.example:8545`. */
 export function redactedOrigin(url: string): string {
   const u = new URL(url);
@@ -137,7 +140,7 @@ export function createNetworkUpstreams(options: NetworkUpstreamsOptions): Networ
   if (options.upstreams.length === 0) throw new TypeError(`network ${network}: no upstreams`);
 
   const members: UpstreamMember[] = options.upstreams.map((spec, index) => {
-    const label = `${network}#${index}`;
+    const label = upstreamLabel(network, index);
     return {
       index,
       label,

@@ -132,10 +132,7 @@ export async function applyStateDump(state: MerkleStateManager, dump: LoadedStat
     if (++done % ACCOUNTS_PER_TURN === 0) {
       // Into the trie now, a turn's worth at a time: left to the final state root, the whole
       // load's trie work ran in one go (20,000 accounts held the event loop for seconds).
-      // Flushed and then forgotten: ethereumjs's caches scan every entry they hold on a flush, so
-      // keeping the loaded accounts there made each turn slower than the last.
       await state.flush();
-      state.clearCaches();
       betweenTurns?.();
       await yieldToLoop();
     }

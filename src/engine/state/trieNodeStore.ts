@@ -45,6 +45,12 @@ export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStor
     if (cache.size > cacheEntries) cache.delete(cache.keys().next().value as string);
   }
 
+  /** One buffered node into SQLite (inside the caller's transaction) and the decoded-node cache. */
+  const write = (keyHex: string, value: Uint8Array) => {
+    insert.run(Buffer.from(keyHex, 'hex'), value);
+    remember(keyHex, value);
+  };
+
   return {
     get(keyHex) {
       const buffered = pending.get(keyHex);
@@ -68,10 +74,7 @@ export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStor
       return pending.size;
     },
     flushPending() {
-      for (const [keyHex, value] of pending) {
-        insert.run(Buffer.from(keyHex, 'hex'), value);
-        remember(keyHex, value);
-      }
+      for (const [keyHex, value] of pending) write(keyHex, value);
       pending.clear();
     },
     flushSome(max) {
@@ -79,8 +82,7 @@ export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStor
         let written = 0;
         for (const [keyHex, value] of pending) {
           if (written++ >= max) break;
-          insert.run(Buffer.from(keyHex, 'hex'), value);
-          remember(keyHex, value);
+          write(keyHex, value);
           pending.delete(keyHex);
         }
       })();

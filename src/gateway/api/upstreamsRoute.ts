@@ -87,32 +87,25 @@ export function upstreamView(u: UpstreamStatus) {
   };
 }
 
-/** One network as the API (and /readyz details) show it. */
+/** One network as the API shows it. */
 export function networkView(n: NetworkStatus) {
   return { network: n.network, chain_id: n.chainId ?? null, head: n.head ?? null, finalized: n.finalized ?? null, ready: n.ready, upstreams: n.upstreams.map(upstreamView), trace_paths: n.tracePaths ?? null };
 }
 
 /**
- * The network as `/readyz` shows it, unauthenticated: states, heads and capabilities, but no
- * origins, client versions or error texts (GET /api/upstreams, behind the token, has those).
+ * The network as `/readyz` shows it, unauthenticated: the API's view narrowed to states, heads and
+ * capabilities, without origins, client versions, error texts or trace paths (GET /api/upstreams,
+ * behind the token, has those).
  */
 export function readyzNetworkView(n: NetworkStatus) {
+  const { network, chain_id, head, finalized, ready, upstreams } = networkView(n);
   return {
-    network: n.network,
-    chain_id: n.chainId ?? null,
-    head: n.head?.number ?? null,
-    finalized: n.finalized ?? null,
-    ready: n.ready,
-    upstreams: n.upstreams.map((u) => ({
-      label: u.label,
-      state: u.state,
-      head: u.head ?? null,
-      head_lag_blocks: u.headLagBlocks ?? null,
-      archive: u.archive ?? null,
-      methods: u.methods,
-      tracers: u.tracers,
-      trace_types: u.traceTypes,
-    })),
+    network,
+    chain_id,
+    head: head?.number ?? null,
+    finalized,
+    ready,
+    upstreams: upstreams.map(({ label, state, head, head_lag_blocks, archive, methods, tracers, trace_types }) => ({ label, state, head, head_lag_blocks, archive, methods, tracers, trace_types })),
   };
 }
 
