@@ -25,6 +25,8 @@ export interface LoadSpec {
 
 export interface LoadResult {
   requests: number;
+  /** Answers received including the warm-up (for per-request costs measured over the whole run). */
+  answered: number;
   rps: number;
   statuses: Record<string, number>;
   errors: number;
@@ -57,6 +59,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   let errors = 0;
   let responseBytes = 0;
+  let answered = 0;
   let counting = false;
   let stopped = false;
   const sockets: Socket[] = [];
@@ -90,6 +93,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
         if (buffer.length < total) return;
         const status = head.slice(9, 12);
         buffer = buffer.subarray(total);
+        answered++;
         if (counting) {
           latencies.push(performance.now() - sentAt);
           statuses[status] = (statuses[status] ?? 0) + 1;
@@ -113,6 +117,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     const round = (n: number) => Math.round(n * 1000) / 1000;
     resolveResult({
       requests: latencies.length,
+      answered,
       rps: Math.round(latencies.length / elapsedSec),
       statuses,
       errors,

@@ -10,7 +10,7 @@
 // third. Cold rows use disjoint fifths of the transfers for the two paths, so neither path is
 // answered from what the other asked anvil first (the last fifth warms tracehook's JIT up first); anvil's blocks are final at once here
 // (`finalized` = head on a dev node), so Tracehook may cache every trace it gets.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keccak256 } from 'viem';
@@ -31,6 +31,12 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
   const answer = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
   return answer.result;
+}
+
+/** CPU time (user + system) a process has used so far, in µs (Linux: /proc/<pid>/stat, 100 ticks/s). */
+function cpuMicros(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 const bad = (l: LoadResult) => l.errors + Object.entries(l.statuses).filter(([s]) => s !== '200').reduce((n, [, c]) => n + c, 0);
@@ -77,12 +83,19 @@ async function main(): Promise<void> {
       ['eth_call, distinct calls', timed(calls), timed(calls)],
     ];
     console.log(`\nUpstream benchmark: ${TXS} ERC-20 transfers on one anvil; tracehook (from ${FROM_SOURCE ? 'source' : 'the build'}) with --upstream in front of it against the same anvil directly; ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per timed row.\n`);
-    console.log('| workload | via tracehook req/s | anvil direct req/s | ratio | tracehook p50 / p99 ms | anvil p50 / p99 ms | non-200 or errors (th / anvil) |');
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    // CPU per request (tracehook's process, and anvil's for both paths) does not depend on what
+    // else the machine runs, unlike req/s: it is the figure to compare across runs.
+    console.log('| workload | via tracehook req/s | anvil direct req/s | ratio | tracehook p50 / p99 ms | anvil p50 / p99 ms | tracehook CPU µs/req | anvil CPU µs/req (via / direct) | non-200 or errors (th / anvil) |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    const perRequest = (before: number, after: number, l: LoadResult) => (l.answered > 0 ? Math.round((after - before) / l.answered) : 0);
     for (const [name, viaSpec, directSpec] of rows) {
+      const [t0, a0] = [cpuMicros(tracehook.child.pid), cpuMicros(anvil.child.pid)];
       const via = await runLoadInChild({ ...viaSpec, url: tracehook.rpcUrl });
+      const [t1, a1] = [cpuMicros(tracehook.child.pid), cpuMicros(anvil.child.pid)];
       const direct = await runLoadInChild({ ...directSpec, url: anvil.url });
-      console.log(`| ${name} | ${via.rps} | ${direct.rps} | ${(via.rps / direct.rps).toFixed(2)} | ${via.p50Ms} / ${via.p99Ms} | ${direct.p50Ms} / ${direct.p99Ms} | ${bad(via)} / ${bad(direct)} |`);
+      const a2 = cpuMicros(anvil.child.pid);
+      const cpu = `${perRequest(t0, t1, via)} | ${perRequest(a0, a1, via)} / ${perRequest(a1, a2, direct)}`;
+      console.log(`| ${name} | ${via.rps} | ${direct.rps} | ${(via.rps / direct.rps).toFixed(2)} | ${via.p50Ms} / ${via.p99Ms} | ${direct.p50Ms} / ${direct.p99Ms} | ${cpu} | ${bad(via)} / ${bad(direct)} |`);
     }
   } finally {
     await tracehook.kill('SIGTERM');

@@ -56,8 +56,9 @@ describe('foundry and viem test actions against the service', () => {
     mkdirSync(join(project, 'script'));
     copyFileSync(new URL('../../../fixtures/contracts/Counter.sol', import.meta.url), join(project, 'src', 'Counter.sol'));
     writeFileSync(join(project, 'script', 'Deploy.s.sol'), SCRIPT);
-    writeFileSync(join(project, 'foundry.toml'), '[profile.default]\nsrc = "src"\nout = "out"\nlibs = []\noffline = true\n');
     solc = writeSolcWrapper(project);
+    // The compiler named in the config too, for cast's --with-local-artifacts (which has no --use).
+    writeFileSync(join(project, 'foundry.toml'), `[profile.default]\nsrc = "src"\nout = "out"\nlibs = []\noffline = true\nsolc = ${JSON.stringify(solc)}\n`);
   }, 30_000);
   afterAll(async () => {
     await service?.close();
@@ -66,6 +67,8 @@ describe('foundry and viem test actions against the service', () => {
 
   const forge = (args: string[]) => run(FORGE, [...args, '--root', project, '--use', solc], { cwd: project, env: { ...process.env, FOUNDRY_OFFLINE: 'true', NO_COLOR: '1' } });
   const cast = async (args: string[]) => (await run(CAST, [...args, '--rpc-url', url], { env: { ...process.env, NO_COLOR: '1' } })).stdout.trim();
+  /** cast in the project, decoding traces with its build artifacts (offline: no signature service to ask). */
+  const castDecoding = async (args: string[]) => (await run(CAST, [...args, '--rpc-url', url, '--with-local-artifacts'], { cwd: project, env: { ...process.env, NO_COLOR: '1' } })).stdout.trim();
 
   it('behavior: forge create deploys and cast send/call/receipt/logs/rpc/run/call --trace work on it', async () => {
     const created = await forge(['create', 'src/Counter.sol:Counter', '--rpc-url', url, '--private-key', KEY0, '--broadcast', '--json']);
@@ -79,9 +82,9 @@ describe('foundry and viem test actions against the service', () => {
     expect(sent.status).toBe('0x1');
     expect(await cast(['call', deployedTo, 'count()(uint256)'])).toBe('1');
     expect(await cast(['call', deployedTo, 'count()(uint256)', '--block', String(Number(sent.blockNumber) - 1)])).toBe('0');
-    const traced = await cast(['call', deployedTo, 'increment()(uint256)', '--from', DEV0, '--trace']);
+    const traced = await castDecoding(['call', deployedTo, 'increment()(uint256)', '--from', DEV0, '--trace']);
     // Executed locally by cast on state it reads from the service, at the head: the second increment.
-    expect(traced).toContain(`${deployedTo}::increment()`);
+    expect(traced).toContain(`Counter::increment()`);
     expect(traced).toContain(`emit Incremented(by: ${DEV0}, newCount: 2)`);
     const receipt = JSON.parse(await cast(['receipt', sent.transactionHash, '--json'])) as { transactionHash: Hex; logs: unknown[]; gasUsed: Hex };
     expect(receipt.transactionHash).toBe(sent.transactionHash);
@@ -90,7 +93,7 @@ describe('foundry and viem test actions against the service', () => {
     expect(logs.map((l) => l.transactionHash)).toEqual([sent.transactionHash]);
     expect(await cast(['rpc', 'eth_getTransactionReceipt', transactionHash])).toContain(deployedTo.toLowerCase());
     // cast run replays the mined transaction locally from the node's blocks and state.
-    const replayed = await cast(['run', sent.transactionHash]);
+    const replayed = await castDecoding(['run', sent.transactionHash]);
     expect(replayed).toContain(`emit Incremented(by: ${DEV0}, newCount: 1)`);
     expect(replayed).toContain(`Gas used: ${Number(receipt.gasUsed)}`);
   }, 120_000);

@@ -1,18 +1,15 @@
 // The one JSON-RPC client over HTTP(S) for every call to a node (upstream backends, the follower):
 // single calls and whole batches, each answer checked before anyone sees it, every failure an
 // UpstreamError (rpc/errors.ts) that says whether it may be retried. Choosing upstreams is not here.
-import http from 'node:http';
-import https from 'node:https';
 import {
   RpcError,
-  UpstreamAbortedError,
-  UpstreamAnswerTooLargeError,
   UpstreamBadAnswerError,
-  UpstreamConnectionError,
   UpstreamHttpError,
-  UpstreamTimeoutError,
   upstreamRpcError,
 } from '../../rpc/errors.js';
+import { isWriteMethod } from './blockParams.js';
+import { createHttp1Pool } from './http1/http1Pool.js';
+import type { HttpAnswer } from './http1/parseHttpAnswer.js';
 
 export interface JsonRpcClientOptions {
   /** http(s) URL of the node; user info in it becomes Basic auth. */
@@ -61,11 +58,6 @@ export interface JsonRpcClient {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 128 * 1024 * 1024;
 
-interface HttpAnswer {
-  status: number;
-  text: string;
-}
-
 type Answer = { id: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
 
 export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClient {
@@ -74,51 +66,19 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
   const label = options.label ?? 'upstream';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const transport = url.protocol === 'https:' ? https : http;
-  const agent = new transport.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
-  const baseHeaders = { ...options.headers, 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (url.username && !Object.keys(options.headers ?? {}).some((k) => k.toLowerCase() === 'authorization')) {
+    headers.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new TypeError(`upstream header ${JSON.stringify(name)} holds a line break`);
+    headers[name] = value;
+  }
+  const pool = createHttp1Pool({ url, headers, label, maxSockets: options.maxSockets ?? 64, maxResponseBytes: maxBytes });
   let nextId = 1;
 
-  const post = (body: string, callOptions: JsonRpcCallOptions): Promise<HttpAnswer> =>
-    new Promise<HttpAnswer>((resolve, reject) => {
-      const { signal } = callOptions;
-      const deadlineMs = callOptions.timeoutMs ?? timeoutMs;
-      let done = false;
-      const finish = (error: Error | undefined, answer?: HttpAnswer) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        if (error) {
-          req.destroy();
-          reject(error);
-        } else resolve(answer as HttpAnswer);
-      };
-      const onAbort = () => finish(new UpstreamAbortedError(label));
-      const req = transport.request(url, { method: 'POST', agent, headers: { ...baseHeaders, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const declared = Number(res.headers['content-length']);
-        if (declared > maxBytes) return finish(new UpstreamAnswerTooLargeError(label, maxBytes));
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) return finish(new UpstreamAnswerTooLargeError(label, maxBytes));
-          chunks.push(chunk);
-        });
-        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (error) => finish(new UpstreamConnectionError(label, 'connection closed during the answer', { cause: error })));
-        res.on('close', () => {
-          if (!res.complete) finish(new UpstreamConnectionError(label, 'connection closed during the answer'));
-        });
-      });
-      req.on('error', (error: NodeJS.ErrnoException) => finish(new UpstreamConnectionError(label, `connection failed (${error.code ?? error.message})`, { cause: error })));
-      const timer = setTimeout(() => finish(new UpstreamTimeoutError(label, deadlineMs)), deadlineMs);
-      if (signal) {
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
-      req.end(body);
-    });
+  const post = (body: string, callOptions: JsonRpcCallOptions, resendOnStale: boolean): Promise<HttpAnswer> =>
+    pool.post(body, { deadlineMs: callOptions.timeoutMs ?? timeoutMs, signal: callOptions.signal, resendOnStale });
 
   const parse = (answer: HttpAnswer): unknown => {
     try {
@@ -159,7 +119,7 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     async call(method, params, callOptions = {}) {
       const id = nextId++;
       const request = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      const reply = await post(JSON.stringify(request), callOptions);
+      const reply = await post(JSON.stringify(request), callOptions, !isWriteMethod(method));
       const body = parse(reply);
       requireOk(reply, body);
       const answer = checkAnswer(body);
@@ -173,7 +133,7 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
       const first = nextId;
       nextId += calls.length;
       const request = calls.map((c, i) => (c.params === undefined ? { jsonrpc: '2.0', id: first + i, method: c.method } : { jsonrpc: '2.0', id: first + i, method: c.method, params: c.params }));
-      const reply = await post(JSON.stringify(request), callOptions);
+      const reply = await post(JSON.stringify(request), callOptions, !calls.some((c) => isWriteMethod(c.method)));
       const body = parse(reply);
       requireOk(reply, body);
       if (!Array.isArray(body)) {
@@ -194,6 +154,6 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
       }
       return outcomes as JsonRpcOutcome[];
     },
-    close: () => agent.destroy(),
+    close: () => pool.close(),
   };
 }
