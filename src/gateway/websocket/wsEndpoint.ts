@@ -3,8 +3,9 @@
 // `ws` in noServer mode. The key is checked before the upgrade (401/403 answered as HTTP), then
 // every message goes through the same endpoint as HTTP (wsConnection.ts), and its notifications
 // are billed by their bytes (notificationMeter.ts). Open connections are bounded per key by tier
-// (a 429 at the upgrade past it). Networks whose backend has no eth_subscribe (upstream
-// pass-through) answer subscriptions with a clear -32601.
+// (a 429 at the upgrade past it). A network none of whose backends serves eth_subscribe (a bare
+// pass-through; the service's upstream networks serve it, main/upstreamSubscriptions.ts) answers
+// subscriptions with a clear -32601.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -54,7 +55,7 @@ function noSubscriptions(network: NetworkRouter): Backend {
     name: 'websocket',
     handles: (method) => SUBSCRIPTION_METHODS.has(method),
     call: (method) =>
-      Promise.reject(new MethodNotFoundError(method, { message: `${method}: subscriptions are not served on network ${network.name} yet (it is served by an upstream node); poll with eth_newFilter/eth_getFilterChanges or use the embedded chain` })),
+      Promise.reject(new MethodNotFoundError(method, { message: `${method}: subscriptions are not served on network ${network.name} (a pass-through with no subscription feed); poll with eth_newFilter/eth_getFilterChanges` })),
   };
 }
 
