@@ -1,7 +1,8 @@
 // The WebSocket endpoint against the real service path (embedded chain, gateway, SQLite keys):
 // plain calls and batches, eth_subscribe for newHeads/logs/newPendingTransactions with removed logs
 // after evm_revert, key checks at the upgrade, tiers and compute units per message, and every
-// bound: subscriptions per connection and per key, message size, malformed JSON, unknown
+// bound: subscriptions per connection and per key, open connections and filters per key,
+// notifications billed by their bytes (and a connection over budget closed), message size, malformed JSON, unknown
 // subscription types, a client that never reads, and a pass-through network's refusal.
 import { readFileSync } from 'node:fs';
 import { type Abi, type Hex, createPublicClient, createWalletClient, encodeFunctionData, http } from 'viem';
@@ -270,6 +271,25 @@ describe('websocket endpoint', () => {
     await until(() => first.closed);
     const again = await until(() => open(url).catch(() => false as const));
     expect((await again.call('eth_chainId')).result).toBe('0x7a69');
+  });
+
+  it('error: polled filters are bounded per key across its connections and HTTP (500), with -32005 naming the bound', async () => {
+    const { apiKey } = await createApiKey(service.gateway.repo, { name: 'filters', tier: 'enterprise' });
+    const url = ws.replace(/\/v2\/.*$/, `/v2/${apiKey}`);
+    const install = async (client: RawClient, count: number) => {
+      client.send(JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: `f${i}`, method: 'eth_newBlockFilter' }))));
+      const batch = (await until(() => client.messages.find((m) => Array.isArray(m)))) as unknown as Message[];
+      return batch;
+    };
+    const [a, b] = [await open(url), await open(url)];
+    expect((await install(a, 250)).every((m) => typeof m.result === 'string')).toBe(true);
+    expect((await install(b, 250)).every((m) => typeof m.result === 'string')).toBe(true);
+    const res = await fetch(url.replace(/^ws/, 'http'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_newFilter', params: [{}] }) });
+    const refused = (await res.json()) as Message;
+    expect(refused.error).toMatchObject({ code: -32005 });
+    expect(refused.error!.message).toContain('too many filters: this key holds 500 (limit 500)');
+    // Another key is not affected.
+    expect((await (await open(ws)).call('eth_newBlockFilter')).result).toMatch(/^0x/);
   });
 
   it('error: a message over the size limit closes with 1009; the service keeps answering', async () => {
