@@ -28,6 +28,7 @@ import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstream
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
+import { createUpstreamSubscriptions } from './main/upstreamSubscriptions.js';
 import { dumpStateFile, loadStateFile } from './main/stateFiles.js';
 import type { NetworkOptions } from './gateway/router/networkRouter.js';
 import { createMethodTable } from './backends/embedded/methodTable.js';
@@ -217,8 +218,11 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       networks: served.map((network): NetworkOptions => {
         if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
         const backend = backends.get(network.name)!;
-        // Every method goes to the upstream, priced by the cost table (unlisted ones at its default).
-        return { name: network.name, passThrough: backend.backend, isReady: async () => backend.isReady() };
+        // eth_subscribe from the network's chain follower (newHeads, logs); every other method goes
+        // to the upstream, priced by the cost table (unlisted ones at its default).
+        const subscriptions = createUpstreamSubscriptions({ network: network.name, backend: backend.backend, chain: backend.upstreams, logger: logger.child({ part: 'subscriptions', network: network.name }) });
+        cleanups.push(async () => subscriptions.close());
+        return { name: network.name, backends: [subscriptions.backend], passThrough: backend.backend, isReady: async () => backend.isReady() };
       }),
       store: { keys },
       authToken: secrets.authToken,

@@ -103,11 +103,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   // The management API takes the service token in a header: a browser on another site must not
   // be told it may send one, unless the operator allows that site.
   const apiCors = createCors({ origins: [], ...options.apiCors });
+  const tiers = createTierPolicy(options.tiers);
+  const limiter = options.rateLimiter ?? createTokenBucketLimiter({ clock });
   const rpc = createRpcEndpoint({
     keyCache,
-    tiers: createTierPolicy(options.tiers),
+    tiers,
     costs: createCostTable(options.computeUnits),
-    limiter: options.rateLimiter ?? createTokenBucketLimiter({ clock }),
+    limiter,
     usage,
     metrics,
     logger,
@@ -238,6 +240,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     match: (path) => matchRpcPath(path, pathLookup, defaultNetwork),
     servedNames,
     limits: { maxMessageBytes: limits.maxBodyBytes, ...options.websocket },
+    billing: { tiers, limiter, usage, metrics },
     nextRequestId,
     logger,
     plainRequest: (req, socket, head) => serveAsPlainRequest(server, req, socket as Socket, head, limits.requestTimeoutMs),

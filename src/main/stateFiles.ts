@@ -6,7 +6,8 @@ import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { ConfigError } from '../config/loadConfig.js';
 import type { DevChain } from '../engine/chain/devChain.js';
-import { MAX_DUMP_BYTES, parseStateDump } from '../engine/chain/stateDump.js';
+import { MAX_DUMP_BYTES, type LoadedStateDump } from '../engine/chain/stateDump.js';
+import { parseStateDumpOffThread } from '../engine/chain/stateDumpParsing.js';
 import { RpcError } from '../rpc/errors.js';
 
 /** Where a dump goes: the file itself, or `state.json` inside an existing directory (anvil's rule). */
@@ -19,16 +20,17 @@ export async function loadStateFile(chain: Pick<DevChain, 'loadState'>, path: st
   let bytes: Buffer;
   try {
     const size = statSync(path).size;
-    // Gzip inflates further; parseStateDump bounds that. A plain file is bounded here.
+    // Gzip inflates further; the parser bounds that. A plain file is bounded here.
     if (size > MAX_DUMP_BYTES) throw new ConfigError(`--load-state ${path}: the file has ${size} bytes, more than a state file may (${MAX_DUMP_BYTES})`);
     bytes = readFileSync(path);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`--load-state ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
-  let dump;
+  let dump: LoadedStateDump;
   try {
-    dump = parseStateDump(bytes);
+    // Read by a worker thread (stateDumpParsing.ts), as anvil_loadState's documents are.
+    dump = await parseStateDumpOffThread(bytes);
   } catch (error) {
     // The parser's message names anvil_loadState; the flag is what the user gave.
     const reason = error instanceof RpcError ? error.message.replace(/^anvil_loadState: /, '') : String(error);

@@ -208,6 +208,34 @@ describe('dev-node methods', () => {
     expect(await call('anvil_removeBlockTimestampInterval')).toBe(true);
   });
 
+  it('behavior: evm_setBlockGasLimit answers like anvil 1.7.1 for any u64 (0 and 1 included): the next blocks carry it, a transaction over it is refused, above u64 is invalid params', async () => {
+    const send = [{ from: DEV0, to: WHALE, value: '0x1', gas: '0x5208' }];
+    for (const limit of ['0x0', '0x1', '0x5207']) {
+      const [ours, theirs] = await both('evm_setBlockGasLimit', [limit]);
+      expect(ours).toEqual(theirs);
+      expect(ours).toEqual({ result: true });
+      const [minedOurs, minedTheirs] = await both('evm_mine');
+      expect('error' in minedOurs!).toBe(false);
+      expect('error' in minedTheirs!).toBe(false);
+      const [blockOurs, blockTheirs] = await both('eth_getBlockByNumber', ['latest', false]);
+      expect((blockOurs as { result: Obj }).result.gasLimit).toBe(limit);
+      expect((blockTheirs as { result: Obj }).result.gasLimit).toBe(limit);
+      // 21000 gas never fits these limits: both refuse the transaction with -32000.
+      const [sentOurs, sentTheirs] = await both('eth_sendTransaction', send);
+      expect((sentTheirs as { error: { code: number } }).error.code).toBe(-32000);
+      expect((sentOurs as { error: { code: number; message: string } }).error.code).toBe(-32000);
+    }
+    // anvil panics above u64 (its process aborts); ours refuses the parameter.
+    const over = await rpc(table, 'evm_setBlockGasLimit', ['0x10000000000000000']);
+    expect((over as { error: { code: number } }).error.code).toBe(-32602);
+    for (const url of [undefined, anvil.url]) {
+      const restore = url ? await anvilRpc(url, 'evm_setBlockGasLimit', ['0x1c9c380']) : await rpc(table, 'evm_setBlockGasLimit', ['0x1c9c380']);
+      expect(restore).toEqual({ result: true });
+    }
+    const [okOurs, okTheirs] = await both('eth_sendTransaction', send);
+    expect('result' in okOurs! && 'result' in okTheirs!).toBe(true);
+  });
+
   it('behavior: evm_setIntervalMining mines on an interval with automine off, 0 stops it', async () => {
     const start = BigInt(await call<Hex>('eth_blockNumber'));
     await call('evm_setIntervalMining', [1]);

@@ -4,7 +4,7 @@
 // anvil_metadata. Answers have anvil 1.7.1's shapes (e.g. evm_increaseTime's total offset as a number).
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { parseStateDump } from '../../engine/chain/stateDump.js';
+import { parseStateDumpOffThread } from '../../engine/chain/stateDumpParsing.js';
 import { InvalidParamsError } from '../../rpc/errors.js';
 import { bytesToHex, hexToBytes, quantityToHex } from '../../rpc/hex.js';
 import type { evmSchema } from '../../rpc/schema/evm.js';
@@ -143,7 +143,7 @@ export function createDevSettingHandlers({ chain, clientVersion = 'tracehook' }:
     // anvil answers the document gzipped, as hex; anvil_loadState takes that (or plain JSON) back.
     anvil_dumpState: async () => bytesToHex(gzipSync(JSON.stringify(await chain.dumpState()))),
     anvil_loadState: async ([state]) => {
-      await chain.loadState(parseStateDump(state));
+      await chain.loadState(await parseStateDumpOffThread(state));
       return true;
     },
     anvil_reset: reset,

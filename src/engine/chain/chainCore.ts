@@ -69,7 +69,11 @@ export interface ChainCore extends ChainView {
   commitBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot: Uint8Array): void;
   /** Persists buffered trie nodes and a new working root (dev setters). */
   commitWorkingRoot(root: Uint8Array): void;
-  /** Writes up to `max` buffered trie nodes ahead of the commit that refers to them; returns how many are left. */
+  /**
+   * Writes up to `max` buffered trie nodes, then state keys (stateKeyIndex.ts), ahead of the commit
+   * that refers to them; returns how many are left. Both are harmless unreferenced: nodes are
+   * content-addressed, and the key index may name keys whose state is empty (a dump skips them).
+   */
   writeSomePending(max: number): number;
   /** Drops buffered trie nodes after a failed write. */
   discardPending(): void;
@@ -267,7 +271,10 @@ function createCore(parts: CoreParts): ChainCore {
       workingRoot = block.header.stateRoot;
       emit({ block, removed: [] });
     },
-    writeSomePending: (max) => trieStore.flushSome(max),
+    writeSomePending(max) {
+      const nodesLeft = trieStore.flushSome(max);
+      return nodesLeft > 0 ? nodesLeft : parts.stateKeys.flushSome(max);
+    },
     commitWorkingRoot(root) {
       db.transaction(() => {
         trieStore.flushPending();

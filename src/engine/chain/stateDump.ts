@@ -17,7 +17,7 @@ export const MAX_DUMP_BYTES = 64 * 1024 * 1024;
 export const MAX_DUMP_ACCOUNTS = 100_000;
 export const MAX_DUMP_SLOTS = 1_000_000;
 /** Accounts handled between turns of the event loop. */
-const ACCOUNTS_PER_TURN = 20;
+const ACCOUNTS_PER_TURN = 5;
 
 export interface DumpedAccount {
   nonce: number;
@@ -121,21 +121,29 @@ export function parseStateDump(bytes: Uint8Array): LoadedStateDump {
   return parsed.data;
 }
 
+/** Longest a turn of applyStateDump runs before it hands the loop back (at most ACCOUNTS_PER_TURN accounts). */
+const TURN_MS = 3;
+
 /**
  * Writes a loaded dump into `state` (merging, as anvil does: given fields and slots replace, others
- * stay), a turn of the event loop at a time; `betweenTurns` runs after each turn's trie flush (the
- * chain writes that turn's trie nodes out, so they do not pile up in memory).
+ * stay), a turn of the event loop at a time (a few ms, or ACCOUNTS_PER_TURN accounts); each turn's
+ * trie work is flushed, then `betweenTurns` runs (the chain writes that turn's trie nodes out in
+ * chunks of its own, so they do not pile up in memory nor reach SQLite in one go).
  */
-export async function applyStateDump(state: MerkleStateManager, dump: LoadedStateDump, betweenTurns?: () => void): Promise<void> {
-  let done = 0;
-  for (const [key, account] of Object.entries(dump.accounts)) {
-    if (++done % ACCOUNTS_PER_TURN === 0) {
+export async function applyStateDump(state: MerkleStateManager, dump: LoadedStateDump, betweenTurns?: () => Promise<void>): Promise<void> {
+  let inTurn = 0;
+  let turnStart = performance.now();
+  for (const key in dump.accounts) {
+    if (++inTurn > ACCOUNTS_PER_TURN || performance.now() - turnStart >= TURN_MS) {
       // Into the trie now, a turn's worth at a time: left to the final state root, the whole
       // load's trie work ran in one go (20,000 accounts held the event loop for seconds).
       await state.flush();
-      betweenTurns?.();
       await yieldToLoop();
+      await betweenTurns?.();
+      inTurn = 1;
+      turnStart = performance.now();
     }
+    const account = dump.accounts[key]!;
     const address = new Address(Buffer.from(key.slice(2), 'hex'));
     const fields: { nonce?: bigint; balance?: bigint } = {};
     if (account.nonce !== undefined) fields.nonce = BigInt(account.nonce);

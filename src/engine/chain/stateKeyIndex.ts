@@ -15,6 +15,11 @@ export interface StateKeyIndex {
   note(address: Uint8Array, slot?: Uint8Array): void;
   /** Writes the noted keys (call inside the commit's SQLite transaction). */
   flushPending(): void;
+  /**
+   * Writes up to `max` noted keys in a transaction of their own, ahead of the commit (a state load's
+   * tens of thousands of keys in one go held the event loop); returns how many are left.
+   */
+  flushSome(max: number): number;
   discardPending(): void;
   /** Every known address (lowercase hex without prefix), with its known slots, in key order. */
   addresses(): Iterable<{ address: Uint8Array; slots: Uint8Array[] }>;
@@ -37,6 +42,17 @@ export function createStateKeyIndex(db: Database): StateKeyIndex {
     flushPending() {
       for (const [address, slot] of pending.values()) insert.run(Buffer.from(address), Buffer.from(slot));
       pending = new Map();
+    },
+    flushSome(max) {
+      db.transaction(() => {
+        let written = 0;
+        for (const [id, [address, slot]] of pending) {
+          if (written++ >= max) break;
+          insert.run(Buffer.from(address), Buffer.from(slot));
+          pending.delete(id);
+        }
+      })();
+      return pending.size;
     },
     discardPending() {
       pending = new Map();

@@ -2,7 +2,9 @@
 // by the same endpoint as HTTP (key, tier, compute units, batches), its subscriptions (bounded per
 // connection and, through `keyCounts`, per API key), and the send side: a notification waits until
 // its eth_subscribe's answer is out, and a client that does not read fills a bounded buffer and is
-// then closed with 1008 and a reason.
+// then closed with 1008 and a reason. Each notification is billed by its bytes
+// (notificationMeter.ts); one the key's budget cannot pay is not sent, and the connection is closed
+// with 1008 and a reason naming the budget (README: "WebSocket").
 import { randomBytes } from 'node:crypto';
 import type { WebSocket, RawData } from 'ws';
 import type { Logger } from 'pino';
@@ -11,6 +13,7 @@ import { LimitExceededError, ServerError } from '../../rpc/errors.js';
 import type { RpcExchange } from '../rpcExchange.js';
 import type { RpcRequest } from '../rpcEndpoint.js';
 import type { NetworkRouter } from '../router/networkRouter.js';
+import type { NotificationMeter } from './notificationMeter.js';
 import type { WebSocketLimits } from './wsLimits.js';
 
 /** The endpoint's handler, as createRpcEndpoint returns it. */
@@ -27,6 +30,8 @@ export interface WsConnectionDeps {
   limits: WebSocketLimits;
   /** Subscriptions held per key id, shared by every connection of the endpoint. */
   keyCounts: Map<string, number>;
+  /** Bills notifications; absent, they are free. */
+  meter?: NotificationMeter;
   nextRequestId: () => string;
   /** Whether the connection's key (and origin) still passes the check made at the upgrade. */
   keyStillValid: () => Promise<boolean>;
@@ -164,8 +169,19 @@ export class WsConnection {
       notify: (result) => {
         if (this.#closing || this.#subs.get(id) !== sub) return;
         const text = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } });
+        const bytes = Buffer.byteLength(text);
+        const verdict = this.#deps.meter?.charge(bytes);
+        if (verdict instanceof Promise) {
+          // A limiter shared over the network answers later: this one goes out, the next are stopped.
+          void verdict.then(
+            (reason) => reason && this.#overBudget(reason),
+            (err: unknown) => this.#deps.logger.warn({ err }, 'websocket notification billing failed'),
+          );
+        } else if (verdict) {
+          this.#overBudget(verdict);
+          return;
+        }
         if (sub.held) {
-          const bytes = Buffer.byteLength(text);
           if (!this.#reserve(bytes)) return;
           this.#queuedBytes += bytes;
           sub.held.push(text);
@@ -224,6 +240,14 @@ export class WsConnection {
     this.#queuedBytes = 0;
     this.#deps.logger.info({ maxBufferedBytes: max }, 'websocket client does not read: connection closed');
     this.close(1008, `send buffer over ${max} bytes: client not reading`);
+    this.#endSubscriptions();
+  }
+
+  /** A notification the key's compute-unit budget cannot pay: no more are sent, the client is told why. */
+  #overBudget(reason: string): void {
+    if (this.#closing) return;
+    this.#deps.logger.info({ keyId: this.#deps.keyId, reason }, 'websocket notifications over the key\'s budget: connection closed');
+    this.close(1008, reason);
     this.#endSubscriptions();
   }
 

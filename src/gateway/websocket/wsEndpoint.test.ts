@@ -1,7 +1,8 @@
 // The WebSocket endpoint against the real service path (embedded chain, gateway, SQLite keys):
 // plain calls and batches, eth_subscribe for newHeads/logs/newPendingTransactions with removed logs
 // after evm_revert, key checks at the upgrade, tiers and compute units per message, and every
-// bound: subscriptions per connection and per key, message size, malformed JSON, unknown
+// bound: subscriptions per connection and per key, open connections and filters per key,
+// notifications billed by their bytes (and a connection over budget closed), message size, malformed JSON, unknown
 // subscription types, a client that never reads, and a pass-through network's refusal.
 import { readFileSync } from 'node:fs';
 import { type Abi, type Hex, createPublicClient, createWalletClient, encodeFunctionData, http } from 'viem';
@@ -54,10 +55,10 @@ class RawClient {
   }
 }
 
-async function until<T>(read: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+async function until<T>(read: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 10));
@@ -86,8 +87,9 @@ describe('websocket endpoint', () => {
       workers: 0,
       gasCap: 50_000_000n,
       callTimeoutMs: 5_000,
-      tiers: { cuPerSecond: { free: 60 } },
-      websocket: { maxInFlightMessages: 4, maxSubscriptionsPerConnection: 3, maxSubscriptionsPerKey: 5, maxBufferedBytes: 256 * 1024, socketHighWaterBytes: 16 * 1024, maxMessageBytes: 64 * 1024 },
+      tiers: { cuPerSecond: { free: 200 } },
+      websocket: { maxInFlightMessages: 4, maxSubscriptionsPerConnection: 3, maxSubscriptionsPerKey: 5, maxBufferedBytes: 256 * 1024, socketHighWaterBytes: 16 * 1024, maxMessageBytes: 64 * 1024, maxConnectionsPerKey: { free: 2 } },
+      usageFlushIntervalMs: 100,
       moreNetworks: [{ name: 'upstreamish', passThrough: createMethodTableBackend(createTestTable(passState), 'upstream') }],
     });
     ws = service.wsUrl('enterprise');
@@ -186,7 +188,7 @@ describe('websocket endpoint', () => {
     const denied = await free.call('trace_block', ['latest']);
     expect(denied.error).toMatchObject({ code: -32003 });
     expect(denied.error!.message).toContain('requires the payg tier');
-    // 60 CU/s for the free key: a burst of calls runs into 429s, and the connection stays open.
+    // 200 CU/s for the free key: a burst of calls runs into 429s, and the connection stays open.
     const answers = await Promise.all(Array.from({ length: 40 }, () => free.call('eth_getBalance', [DEV0, 'latest'])));
     expect(answers.some((a) => a.error?.code === 429)).toBe(true);
     expect(answers.some((a) => typeof a.result === 'string')).toBe(true);
@@ -222,6 +224,72 @@ describe('websocket endpoint', () => {
     await until(() => a.closed);
     await until(async () => undefined, 50).catch(() => undefined);
     expect((await b.call('eth_subscribe', ['newHeads'])).result).toMatch(/^0x/);
+  });
+
+  it('behavior: notifications are billed 0.04 CU a byte into the key\'s usage; past its budget the connection closes with 1008 naming it', async () => {
+    // A free key of its own (200 CU/s here): eth_subscribe takes 20, each newHeads push ~70 (1.8 KB).
+    const { record, apiKey } = await createApiKey(service.gateway.repo, { name: 'pushes', tier: 'free' });
+    const client = await open(ws.replace(/\/v2\/.*$/, `/v2/${apiKey}`));
+    const heads = (await client.call('eth_subscribe', ['newHeads'])).result as string;
+    expect(heads).toMatch(/^0x/);
+    const mined = await fetch(service.rpcUrl('enterprise'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_mine', params: ['0x14'] }) });
+    expect(((await mined.json()) as Message).error).toBeUndefined();
+    await until(() => client.closed);
+    expect(client.closed).toMatchObject({ code: 1008, reason: expect.stringContaining("free tier's 200 CU/s compute-unit budget") });
+    const pushed = client.messages.filter((m) => m.method === 'eth_subscription');
+    expect(pushed.length).toBeGreaterThan(0);
+    expect(pushed.length).toBeLessThan(20);
+    // What was sent is what was billed: floor(bytes × 0.04), fractions carried between pushes.
+    const bytes = pushed.reduce((sum, m) => sum + Buffer.byteLength(JSON.stringify(m)), 0);
+    const day = new Date().toISOString().slice(0, 10);
+    const row = await until(async () => (await service.gateway.repo.usage(record.id, day, day)).find((r) => r.method === 'eth_subscription'));
+    expect(row).toMatchObject({ requests: 0, computeUnits: Math.floor(bytes * 0.04) });
+  });
+
+  it('error: open connections are bounded per key by tier (free: 2 here) with a 429 at the upgrade; closing one frees its place', async () => {
+    const { apiKey } = await createApiKey(service.gateway.repo, { name: 'many sockets', tier: 'free' });
+    const url = ws.replace(/\/v2\/.*$/, `/v2/${apiKey}`);
+    const first = await open(url);
+    await open(url);
+    const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const socket = new WebSocket(url);
+      socket.once('open', () => reject(new Error('a third connection was accepted')));
+      socket.once('error', () => undefined);
+      socket.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += String(chunk)));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+    });
+    expect(refused.status).toBe(429);
+    const error = (JSON.parse(refused.body) as Message).error!;
+    expect(error.code).toBe(-32005);
+    expect(error.message).toContain('too many WebSocket connections for this API key: it holds 2 (limit 2 on the free tier)');
+    // Other keys of the tier are not affected, and a closed connection frees its place.
+    expect((await (await open(service.wsUrl('free'))).call('eth_chainId')).result).toBe('0x7a69');
+    first.close();
+    await until(() => first.closed);
+    const again = await until(() => open(url).catch(() => false as const));
+    expect((await again.call('eth_chainId')).result).toBe('0x7a69');
+  });
+
+  it('error: polled filters are bounded per key across its connections and HTTP (500), with -32005 naming the bound', async () => {
+    const { apiKey } = await createApiKey(service.gateway.repo, { name: 'filters', tier: 'enterprise' });
+    const url = ws.replace(/\/v2\/.*$/, `/v2/${apiKey}`);
+    const install = async (client: RawClient, count: number) => {
+      client.send(JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: `f${i}`, method: 'eth_newBlockFilter' }))));
+      const batch = (await until(() => client.messages.find((m) => Array.isArray(m)))) as unknown as Message[];
+      return batch;
+    };
+    const [a, b] = [await open(url), await open(url)];
+    expect((await install(a, 250)).every((m) => typeof m.result === 'string')).toBe(true);
+    expect((await install(b, 250)).every((m) => typeof m.result === 'string')).toBe(true);
+    const res = await fetch(url.replace(/^ws/, 'http'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_newFilter', params: [{}] }) });
+    const refused = (await res.json()) as Message;
+    expect(refused.error).toMatchObject({ code: -32005 });
+    expect(refused.error!.message).toContain('too many filters: this key holds 500 (limit 500)');
+    // Another key is not affected.
+    expect((await (await open(ws)).call('eth_newBlockFilter')).result).toMatch(/^0x/);
   });
 
   it('error: a message over the size limit closes with 1009; the service keeps answering', async () => {

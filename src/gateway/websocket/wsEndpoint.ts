@@ -1,17 +1,22 @@
 // The JSON-RPC endpoint over WebSocket: `ws://…/v2/<API_KEY>` and `ws://…/<network>/v2/<API_KEY>`
 // (the hosted provider's `wss://…/v2/<key>` shape), upgraded from node:http's `upgrade` event with
 // `ws` in noServer mode. The key is checked before the upgrade (401/403 answered as HTTP), then
-// every message goes through the same endpoint as HTTP (wsConnection.ts). Networks whose backend
-// has no eth_subscribe (upstream pass-through) answer subscriptions with a clear -32601 for now.
+// every message goes through the same endpoint as HTTP (wsConnection.ts), and its notifications
+// are billed by their bytes (notificationMeter.ts). Open connections are bounded per key by tier
+// (a 429 at the upgrade past it). A network none of whose backends serves eth_subscribe (a bare
+// pass-through; the service's upstream networks serve it, main/upstreamSubscriptions.ts) answers
+// subscriptions with a clear -32601.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import type { Backend } from '../../backends/backend.js';
-import { MethodNotFoundError, RpcError, ServiceUnavailableError } from '../../rpc/errors.js';
+import { LimitExceededError, MethodNotFoundError, RpcError, ServiceUnavailableError } from '../../rpc/errors.js';
+import type { ApiKeyRecord } from '../../store/types.js';
 import type { KeyCache } from '../keys/keyCache.js';
 import { authenticate } from '../middleware/authenticate.js';
 import type { NetworkRouter } from '../router/networkRouter.js';
+import { type NotificationBillingDeps, NotificationMeter } from './notificationMeter.js';
 import { isWebSocketUpgrade } from './plainUpgrade.js';
 import { type RpcHandler, WsConnection } from './wsConnection.js';
 import { DEFAULT_WEBSOCKET_LIMITS, type WebSocketLimits } from './wsLimits.js';
@@ -25,6 +30,8 @@ export interface WsEndpointDeps {
   match: (path: string) => Target;
   servedNames: string;
   limits: Partial<WebSocketLimits> & { maxMessageBytes: number };
+  /** The gateway's tiers, bucket and usage, to bill notifications; absent, they are free. */
+  billing?: NotificationBillingDeps;
   nextRequestId: () => string;
   logger: Logger;
   /** Serves an Upgrade request that is not a WebSocket as the plain request it also is (plainUpgrade.ts). */
@@ -48,7 +55,7 @@ function noSubscriptions(network: NetworkRouter): Backend {
     name: 'websocket',
     handles: (method) => SUBSCRIPTION_METHODS.has(method),
     call: (method) =>
-      Promise.reject(new MethodNotFoundError(method, { message: `${method}: subscriptions are not served on network ${network.name} yet (it is served by an upstream node); poll with eth_newFilter/eth_getFilterChanges or use the embedded chain` })),
+      Promise.reject(new MethodNotFoundError(method, { message: `${method}: subscriptions are not served on network ${network.name} (a pass-through with no subscription feed); poll with eth_newFilter/eth_getFilterChanges` })),
   };
 }
 
@@ -71,13 +78,19 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string, error: Rp
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' };
 
 export function createWsEndpoint(deps: WsEndpointDeps): WsEndpoint {
-  const limits: WebSocketLimits = { ...DEFAULT_WEBSOCKET_LIMITS, ...deps.limits };
+  const limits: WebSocketLimits = {
+    ...DEFAULT_WEBSOCKET_LIMITS,
+    ...deps.limits,
+    maxConnectionsPerKey: { ...DEFAULT_WEBSOCKET_LIMITS.maxConnectionsPerKey, ...deps.limits.maxConnectionsPerKey },
+  };
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.limits.maxMessageBytes, perMessageDeflate: false, clientTracking: false });
   const open = new Set<WsConnection>();
   const keyCounts = new Map<string, number>();
+  // Open (or opening) connections per key id.
+  const keyConnections = new Map<string, number>();
   const views = new WeakMap<NetworkRouter, NetworkRouter>();
   let closing = false;
   let allClosed: (() => void) | undefined;
@@ -88,7 +101,25 @@ export function createWsEndpoint(deps: WsEndpointDeps): WsEndpoint {
     return view;
   };
 
-  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, network: NetworkRouter, apiKey: string, keyId: string) => {
+  /** Counts a connection of `key` from now until its socket closes; the refusal when the key holds its cap. */
+  const reserveConnection = (socket: Duplex, key: ApiKeyRecord): LimitExceededError | undefined => {
+    const cap = limits.maxConnectionsPerKey[key.tier] ?? Infinity;
+    const held = keyConnections.get(key.id) ?? 0;
+    if (held >= cap) {
+      return new LimitExceededError(`too many WebSocket connections for this API key: it holds ${held} (limit ${cap} on the ${key.tier} tier); close some or share one connection among subscriptions`);
+    }
+    keyConnections.set(key.id, held + 1);
+    socket.once('close', () => {
+      const left = (keyConnections.get(key.id) ?? 1) - 1;
+      if (left > 0) keyConnections.set(key.id, left);
+      else keyConnections.delete(key.id);
+    });
+    return undefined;
+  };
+
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, network: NetworkRouter, apiKey: string, key: ApiKeyRecord) => {
+    const overCap = reserveConnection(socket, key);
+    if (overCap) return refuseUpgrade(socket, 429, STATUS_TEXT[429]!, overCap);
     wss.handleUpgrade(req, socket, head, (ws) => {
       if (closing) return ws.close(1001, 'server shutting down');
       const connection: WsConnection = new WsConnection({
@@ -96,10 +127,11 @@ export function createWsEndpoint(deps: WsEndpointDeps): WsEndpoint {
         rpc: deps.rpc,
         network: viewOf(network),
         apiKey,
-        keyId,
+        keyId: key.id,
         origin: req.headers.origin,
         limits,
         keyCounts,
+        meter: deps.billing && new NotificationMeter(deps.billing, key, limits.notificationCuPerByte),
         nextRequestId: deps.nextRequestId,
         keyStillValid: async () => {
           try {
@@ -140,8 +172,8 @@ export function createWsEndpoint(deps: WsEndpointDeps): WsEndpoint {
       };
       try {
         const found = authenticate(deps.keyCache, target.apiKey, origin);
-        if (found instanceof Promise) found.then((key) => accept(req, socket, head, target.network, target.apiKey!, key.id), refused);
-        else accept(req, socket, head, target.network, target.apiKey!, found.id);
+        if (found instanceof Promise) found.then((key) => accept(req, socket, head, target.network, target.apiKey!, key), refused);
+        else accept(req, socket, head, target.network, target.apiKey!, found);
       } catch (error) {
         refused(error);
       }

@@ -32,6 +32,8 @@ export interface PooledServiceOptions {
   websocket?: Partial<WebSocketLimits>;
   /** More networks after `local` (e.g. a pass-through one). */
   moreNetworks?: NetworkOptions[];
+  /** How often usage is written to the store (the gateway's default unless set). */
+  usageFlushIntervalMs?: number;
 }
 
 export interface PooledService {
@@ -55,7 +57,7 @@ export async function startPooledService(options: PooledServiceOptions): Promise
   const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.traceTimeoutMs, runJob });
   const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: options.callTimeoutMs });
   const table = createMethodTable(createEthNamespace({ chain, calls }), createDevNamespace({ chain }), createTraceNamespace({ tracer }), createDebugNamespace({ tracer }));
-  const gateway = await startTestGateway({ networks: [{ name: 'local', table }, ...(options.moreNetworks ?? [])], tiers: options.tiers, fastPath: options.fastPath, websocket: options.websocket });
+  const gateway = await startTestGateway({ networks: [{ name: 'local', table }, ...(options.moreNetworks ?? [])], tiers: options.tiers, fastPath: options.fastPath, websocket: options.websocket, usageFlushIntervalMs: options.usageFlushIntervalMs });
   return {
     gateway,
     temp,
