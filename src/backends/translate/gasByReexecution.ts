@@ -10,7 +10,8 @@
 import { createBlockFromRPC, type JSONRPCBlock } from '@ethereumjs/block';
 import type { Common, Hardfork } from '@ethereumjs/common';
 import { createTxFromRPC } from '@ethereumjs/tx';
-import { createVM } from '@ethereumjs/vm';
+import { createAddressFromString } from '@ethereumjs/util';
+import { createVM, type VM } from '@ethereumjs/vm';
 import { createPinnedCommon } from '../../engine/execute/gethConfig.js';
 import { runRecordedTransaction } from '../../engine/execute/runTransaction.js';
 import { bytesToHex, type Hex } from '../../rpc/hex.js';
@@ -28,6 +29,28 @@ function commonFor(chainId: bigint, hardfork: string): Common {
   let common = commons.get(key);
   if (!common) commons.set(key, (common = createPinnedCommon({ chainId, hardfork: hardfork as Hardfork })));
   return common;
+}
+
+/**
+ * Idle VMs per Common (building one costs milliseconds, more than the run): a run takes one and
+ * gives it back only when the run ended normally, its state manager emptied for the next.
+ */
+const idle = new Map<Common, { vm: VM; state: ForkStateManager }[]>();
+const IDLE_PER_COMMON = 4;
+
+async function withVm<T>(common: Common, reader: ForkStateReader, run: (vm: VM) => Promise<T>): Promise<T> {
+  const pooled = idle.get(common)?.pop();
+  let entry = pooled;
+  if (entry) entry.state.reuse(reader);
+  else {
+    const state = new ForkStateManager(reader, common);
+    entry = { vm: await createVM({ common: common.copy(), stateManager: state, blockchain: NO_BLOCKCHAIN as never }), state };
+  }
+  const result = await run(entry.vm);
+  const list = idle.get(common) ?? [];
+  if (list.length < IDLE_PER_COMMON) list.push(entry);
+  idle.set(common, list);
+  return result;
 }
 
 /** The prestate as a state reader: what it lists, and nothing else (the coinbase excepted, see below). */
@@ -86,18 +109,20 @@ export interface ReexecutionInput {
 /** Parity's root gasUsed, verified against the node's receipt; undefined when the re-execution cannot vouch for it. */
 export async function executionGasByReexecution(input: ReexecutionInput): Promise<bigint | undefined> {
   try {
-    const txJson = input.txJson as { chainId?: unknown; hash?: unknown };
+    const txJson = input.txJson as { chainId?: unknown; hash?: unknown; from?: unknown };
     const header = input.header as RemoteHeader & { miner?: unknown; hash?: unknown };
     if (typeof txJson.chainId !== 'string' || typeof header?.number !== 'string' || typeof header.miner !== 'string') return undefined;
     const chainId = BigInt(txJson.chainId);
     const common = commonFor(chainId, remoteHardfork(chainId, header, input.configuredHardfork ?? 'prague'));
-    const tx = await createTxFromRPC(input.txJson as Parameters<typeof createTxFromRPC>[0], { common });
-    if (typeof txJson.hash !== 'string' || bytesToHex(tx.hash()) !== txJson.hash.toLowerCase()) return undefined;
+    const tx = await createTxFromRPC(input.txJson as Parameters<typeof createTxFromRPC>[0], { common, freeze: false });
+    if (typeof txJson.hash !== 'string' || bytesToHex(tx.hash()) !== txJson.hash.toLowerCase() || typeof txJson.from !== 'string') return undefined;
+    // The sender as the node names it (signature recovery costs more than the run; the node's
+    // prestate and receipt are trusted as much, and the receipt check catches a wrong one).
+    const sender = createAddressFromString(txJson.from);
+    Object.defineProperty(tx, 'getSenderAddress', { value: () => sender, configurable: true });
     const block = createBlockFromRPC({ ...(input.header as JSONRPCBlock), transactions: [] }, [], { common, skipConsensusFormatValidation: true });
-    const stateManager = new ForkStateManager(prestateReader(input.prestate, header.miner.toLowerCase()), common);
-    const vm = await createVM({ common: common.copy(), stateManager, blockchain: NO_BLOCKCHAIN as never });
     const guard = { deadlineMs: performance.now() + 5_000, yieldEveryMs: 5, now: () => performance.now(), timeoutMs: 5_000 };
-    const record = await runRecordedTransaction({ vm, tx, block, guard }, { state: false, steps: undefined });
+    const record = await withVm(common, prestateReader(input.prestate, header.miner.toLowerCase()), (vm) => runRecordedTransaction({ vm, tx, block, guard }, { state: false, steps: undefined }));
     if (record.tx.gasUsed !== input.receiptGasUsed || (record.tx.error !== undefined) !== input.rootFailed) return undefined;
     return record.tx.executionGasUsed;
   } catch {
