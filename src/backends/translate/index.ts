@@ -9,6 +9,7 @@ import {
   debugTraceTransactionFromReplay,
   debugTraceTransactionFromTraceTransaction,
 } from './gethFromParity.js';
+import { debugTraceCallFromTraceCall, debugTraceCallPrestateFromStateDiff } from './gethCallFromParity.js';
 import {
   traceBlockFromGeth,
   traceCallFromGeth,
@@ -40,6 +41,8 @@ const ALL: readonly Translation[] = [
   debugTraceTransactionFromReplay,
   debugTraceBlockByNumberFromTraceBlock,
   debugTraceBlockByHashFromTraceBlock,
+  debugTraceCallFromTraceCall,
+  debugTraceCallPrestateFromStateDiff,
 ];
 
 /** Wire method → the translations that can answer it, preferred first. */
