@@ -22,6 +22,7 @@ import { isPrecompileAddress } from './precompiles.js';
 import { hexToBytes } from '../../rpc/hex.js';
 
 type Obj = { [key: string]: unknown };
+const ZERO = `0x${'0'.repeat(64)}`;
 
 describe('translation: the embedded engine as upstream gives back its own answers', () => {
   let temp: TempChain;
@@ -149,6 +150,7 @@ describe('translation: the embedded engine as upstream gives back its own answer
       for (const translation of translations.get('debug_traceTransaction')!) {
         for (const options of [{ tracer: 'callTracer' }, { tracer: 'flatCallTracer' }]) {
           const params = [hash, options];
+          if (!translation.accepts(params)) continue;
           const own = (await upstream('debug_traceTransaction', params)) as Obj;
           const run = translation.run(params, upstream);
           const texts = JSON.stringify(own);
@@ -201,5 +203,25 @@ describe('translation: the embedded engine as upstream gives back its own answer
     expect(equal).toBeGreaterThan(scenarios.length);
     expect(gaps.get('refund')).toBeGreaterThan(0);
     expect([...gaps.keys()].every((k) => ['refund', 'gethErrorText', 'destroyedStorage'].includes(k))).toBe(true);
+  }, 60_000);
+
+  it('behavior: debug_traceTransaction prestateTracer diffMode from trace_replayBlockTransactions equals its own, or names a destroyed account', async () => {
+    const params = (hash: string) => [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }];
+    const translation = translations.get('debug_traceTransaction')!.find((t) => t.accepts(params(ZERO)))!;
+    expect(translation.requires.map((n) => n.method)).toContain('trace_replayBlockTransactions');
+    let equal = 0;
+    for (const s of scenarios) {
+      const p = params(hashes.get(s.name)!);
+      const own = await upstream('debug_traceTransaction', p);
+      const answer = await translation.run(p, upstream).then((a) => ({ a }), (error: unknown) => ({ error }));
+      if ('error' in answer) {
+        expect(answer.error, s.name).toMatchObject({ missing: 'destroyedStorage' });
+        continue;
+      }
+      expect({ scenario: s.name, answer: answer.a }).toEqual({ scenario: s.name, answer: own });
+      equal++;
+    }
+    expect(equal).toBeGreaterThanOrEqual(scenarios.length - 2);
+    await expect(translation.run(params(`0x${'ab'.repeat(32)}`), upstream)).rejects.toMatchObject({ code: -32001 });
   }, 60_000);
 });

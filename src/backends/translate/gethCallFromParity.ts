@@ -1,6 +1,7 @@
 // geth `debug_traceCall` answers from a Parity-family node's `trace_call`, rendered from the parsed
 // record by the embedded engine's renderers: callTracer and flatCallTracer from `trace` (+
-// `vmTrace`), prestateTracer `diffMode` from `stateDiff`. What the output lacks refuses the answer
+// `vmTrace`), prestateTracer `diffMode` from `stateDiff`; and debug_traceTransaction's
+// prestateTracer `diffMode` from trace_replayBlockTransactions' `stateDiff`. What the output lacks refuses the answer
 // (TranslationGapError, and the router executes instead):
 // - the gas used after the refund (geth's root `gasUsed`): Parity gives execution gas before the
 //   refund. The refund is zero when the root failed (its journal takes the refund back) or when
@@ -11,7 +12,7 @@
 // State and block overrides and `txIndex` are not translated (trace_call has no such options).
 import { renderPrestateTracer } from '../../engine/render/prestateTracer.js';
 import type { ExecutionRecord } from '../../engine/record/types.js';
-import { InvalidParamsError } from '../../rpc/errors.js';
+import { InvalidParamsError, ResourceNotFoundError, UpstreamTraceMalformedError } from '../../rpc/errors.js';
 import { hexToBytes } from '../../rpc/hex.js';
 import { DEFAULT_CALL_GAS } from './gethSources.js';
 import { render, type TracerOptions } from './gethFromParity.js';
@@ -119,3 +120,69 @@ export const debugTraceCallPrestateFromStateDiff: Translation = {
     return renderPrestateTracer({ accounts } as ExecutionRecord, { ...o.tracerConfig, diffMode: true });
   },
 };
+
+/**
+ * debug_traceTransaction prestateTracer `diffMode` from trace_replayBlockTransactions' `stateDiff`:
+ * the transaction's own diff, and an unchanged field's value before it from the last earlier
+ * transaction of the block that changed it, else the node's value at the parent block (the
+ * block's system calls touch only storage).
+ */
+export const debugTraceTransactionPrestateFromStateDiff: Translation = {
+  method: 'debug_traceTransaction',
+  from: 'parity',
+  requires: [
+    { method: 'eth_getTransactionByHash' },
+    { method: 'trace_replayBlockTransactions', traceTypes: ['stateDiff'] },
+    { method: 'eth_getBalance' },
+    { method: 'eth_getTransactionCount' },
+    { method: 'eth_getCode' },
+  ],
+  optional: [],
+  accepts: (params) => {
+    const o = options(params[1]);
+    return o !== undefined && o.tracer === 'prestateTracer' && o.tracerConfig.diffMode === true;
+  },
+  async run(params, upstream: Upstream) {
+    const o = options(params[1])!;
+    const hash = params[0];
+    if (typeof hash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new InvalidParamsError('debug_traceTransaction: transactionHash must be a 32-byte hash');
+    const tx = await upstream('eth_getTransactionByHash', [hash]);
+    if (tx === null || typeof tx !== 'object') throw new ResourceNotFoundError(`transaction ${hash} not found`);
+    const { blockNumber, transactionIndex } = tx as { blockNumber?: unknown; transactionIndex?: unknown };
+    if (blockNumber === null || blockNumber === undefined) throw new ResourceNotFoundError(`transaction ${hash} is not mined`);
+    const number = quantity(blockNumber, 'blockNumber');
+    const index = Number(quantity(transactionIndex, 'transactionIndex'));
+    const replays = await upstream('trace_replayBlockTransactions', [`0x${number.toString(16)}`, ['stateDiff']]);
+    if (!Array.isArray(replays) || replays.length <= index) throw replayMalformed("the block's replays do not reach the transaction (the chain moved?)");
+    const own = object(replays[index], `replays[${index}]`);
+    if (typeof own.transactionHash === 'string' && own.transactionHash.toLowerCase() !== hash.toLowerCase()) throw replayMalformed(`replay ${index} is for another transaction (the chain moved?)`);
+    const parent = `0x${(number - 1n).toString(16)}`;
+    const unchanged: UnchangedReader = async (address, fields) => {
+      const out: Partial<Record<'balance' | 'nonce' | 'code', bigint | Uint8Array>> = {};
+      for (const field of fields) {
+        for (let i = index - 1; i >= 0 && out[field] === undefined; i--) {
+          const diff = (object(replays[i], `replays[${i}]`).stateDiff ?? {}) as Record<string, Record<string, unknown>>;
+          const entry = Object.entries(diff).find(([k]) => k.toLowerCase() === address)?.[1]?.[field];
+          if (entry === undefined || entry === '=') continue;
+          const marker = entry as { '+'?: unknown; '-'?: unknown; '*'?: { to?: unknown } };
+          const value = marker['+'] ?? marker['*']?.to;
+          if (marker['-'] !== undefined) out[field] = field === 'code' ? new Uint8Array(0) : 0n;
+          else if (value !== undefined) out[field] = field === 'code' ? hexToBytes(String(value) as `0x${string}`) : quantity(value, field);
+        }
+        if (out[field] !== undefined) continue;
+        if (field === 'balance') out.balance = quantity(await upstream('eth_getBalance', [address, parent]), 'eth_getBalance');
+        else if (field === 'nonce') out.nonce = quantity(await upstream('eth_getTransactionCount', [address, parent]), 'eth_getTransactionCount');
+        else {
+          const code = await upstream('eth_getCode', [address, parent]);
+          if (typeof code !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(code)) throw replayMalformed('eth_getCode gave no code');
+          out.code = hexToBytes(code as `0x${string}`);
+        }
+      }
+      return out;
+    };
+    const accounts = await accountsFromStateDiff('debug_traceTransaction', own.stateDiff, unchanged);
+    return renderPrestateTracer({ accounts } as ExecutionRecord, { ...o.tracerConfig, diffMode: true });
+  },
+};
+
+const replayMalformed = (message: string) => new UpstreamTraceMalformedError('trace_replayBlockTransactions', message);

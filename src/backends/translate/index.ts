@@ -9,7 +9,7 @@ import {
   debugTraceTransactionFromReplay,
   debugTraceTransactionFromTraceTransaction,
 } from './gethFromParity.js';
-import { debugTraceCallFromTraceCall, debugTraceCallPrestateFromStateDiff } from './gethCallFromParity.js';
+import { debugTraceCallFromTraceCall, debugTraceCallPrestateFromStateDiff, debugTraceTransactionPrestateFromStateDiff } from './gethCallFromParity.js';
 import {
   traceBlockFromGeth,
   traceCallFromGeth,
@@ -43,6 +43,7 @@ const ALL: readonly Translation[] = [
   debugTraceBlockByHashFromTraceBlock,
   debugTraceCallFromTraceCall,
   debugTraceCallPrestateFromStateDiff,
+  debugTraceTransactionPrestateFromStateDiff,
 ];
 
 /** Wire method → the translations that can answer it, preferred first. */
