@@ -223,5 +223,24 @@ describe('translation: the embedded engine as upstream gives back its own answer
     }
     expect(equal).toBeGreaterThanOrEqual(scenarios.length - 2);
     await expect(translation.run(params(`0x${'ab'.repeat(32)}`), upstream)).rejects.toMatchObject({ code: -32001 });
+
+    // Two transactions in one block: the second leaves account 0's nonce unchanged ("="), which
+    // the first changed, so its value before the second comes from the first one's diff.
+    const [a, b] = [0, 1].map((i) => privateKeyToAccount(bytesToHex(temp.chain.accounts[i]!.privateKey)));
+    const base = { chainId: Number(temp.chain.chainId), type: 'eip1559' as const, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1n, gas: 21_000n, value: 1n };
+    const nonce = async (address: string) => Number(BigInt((await upstream('eth_getTransactionCount', [address, 'latest'])) as string));
+    await temp.chain.setAutomine(false);
+    try {
+      const first = await a!.signTransaction({ ...base, nonce: await nonce(a!.address), to: b!.address });
+      const second = await b!.signTransaction({ ...base, nonce: await nonce(b!.address), to: a!.address });
+      const sent = [];
+      for (const raw of [first, second]) sent.push((await upstream('eth_sendRawTransaction', [raw])) as string);
+      await temp.chain.mine();
+      const [t1, t2] = (await Promise.all(sent.map((h) => upstream('eth_getTransactionByHash', [h])))) as Obj[];
+      expect([t1!.blockNumber, t2!.transactionIndex]).toEqual([t2!.blockNumber, '0x1']);
+      for (const h of sent) expect(await translation.run(params(h), upstream)).toEqual(await upstream('debug_traceTransaction', params(h)));
+    } finally {
+      await temp.chain.setAutomine(true);
+    }
   }, 60_000);
 });
