@@ -15,12 +15,18 @@ import { bytesToHex, hexToBytes, quantityToHex, type Hex } from '../../rpc/hex.j
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import type { ForkStateCache, ForkUpstream } from './forkState.js';
 import { ForkStateManager } from './forkStateManager.js';
+import type { RemoteHeader } from './remoteHardfork.js';
 
 export interface ForkChainViewOptions {
   upstream: ForkUpstream;
   states: ForkStateCache;
-  /** Rules the upstream chain runs at (its chain id, the configured hardfork). */
+  /** The network's rules at its configured hardfork (ChainView.common: raw transactions, blocks of no known header). */
   common: Common;
+  /**
+   * The rules a block of the upstream ran under (remoteHardfork.ts: the chain's schedule or its
+   * header fields); default `common` for every block.
+   */
+  commonFor?: (header: RemoteHeader) => Common;
   /**
    * Read blocks with their transactions (a block trace, a call after some of a block's
    * transactions); false for calls on a block's post-state, which need its header only.
@@ -63,6 +69,7 @@ function blockFromRpc(json: RpcBlock, common: Common, full: boolean): Block {
 
 export function createForkChainView(options: ForkChainViewOptions): ChainView {
   const { upstream, states, common, fullBlocks } = options;
+  const rulesOf = (json: RpcBlock): Common => (options.commonFor ? options.commonFor(json as unknown as RemoteHeader) : common);
   const call = upstream.call;
   /** Blocks this request read, by hash: with transactions when a replay needed them. */
   const blocks = new Map<string, { block: Block; full: boolean }>();
@@ -71,7 +78,7 @@ export function createForkChainView(options: ForkChainViewOptions): ChainView {
   const keep = (json: unknown, full: boolean): Block | undefined => {
     if (json === null || json === undefined) return undefined;
     if (!isBlock(json)) throw new UpstreamTraceMalformedError('eth_getBlockByNumber', 'the answer is not a block');
-    const block = blockFromRpc(json, common, full);
+    const block = blockFromRpc(json, rulesOf(json), full);
     blocks.set(json.hash.toLowerCase(), { block, full });
     parents.add(bytesToHex(block.header.parentHash));
     if (block.header.number > head) head = block.header.number;
@@ -100,8 +107,21 @@ export function createForkChainView(options: ForkChainViewOptions): ChainView {
     },
   };
 
-  const vmOn = async (stateRoot: Uint8Array): Promise<VM> =>
-    createVM({ common: common.copy(), stateManager: new ForkStateManager(states.reader(bytesToHex(stateRoot), upstream), common), blockchain: blockchain as never });
+  /**
+   * The rules of an execution on `stateRoot` (a block hash): a call on a block's post-state runs
+   * under that block's rules, a replay on its parent's state under the replayed block's.
+   */
+  const rulesAt = (stateRoot: Uint8Array): Common => {
+    const root = bytesToHex(stateRoot).toLowerCase();
+    const own = blocks.get(root);
+    if (own) return own.block.common;
+    for (const { block } of blocks.values()) if (bytesToHex(block.header.parentHash).toLowerCase() === root) return block.common;
+    return common;
+  };
+  const vmOn = async (stateRoot: Uint8Array): Promise<VM> => {
+    const rules = rulesAt(stateRoot);
+    return createVM({ common: rules.copy(), stateManager: new ForkStateManager(states.reader(bytesToHex(stateRoot), upstream), rules), blockchain: blockchain as never });
+  };
 
   const view: ChainView = {
     chainId: common.chainId(),

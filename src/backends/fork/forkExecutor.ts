@@ -14,6 +14,7 @@ import { callMethod, createMethodTable, type RpcContext } from '../embedded/meth
 import { createTraceNamespace } from '../embedded/traceNamespace.js';
 import type { TraceExecutor } from '../upstream/tracePaths.js';
 import { createForkChainView } from './forkChainView.js';
+import { remoteHardfork } from './remoteHardfork.js';
 import { createForkStateCache, type ForkStateCache, type ForkUpstream } from './forkState.js';
 
 /**
@@ -47,7 +48,11 @@ function headerOnly(method: string, params: readonly unknown[]): boolean {
 export interface ForkExecutorOptions {
   /** The network's chain id (known once its upstreams are probed). */
   chainId(): bigint | undefined;
-  /** Rules the upstream chain runs at, e.g. `prague` (the configured hardfork). */
+  /**
+   * The network's configured hardfork, e.g. `prague`: the rules of raw transactions, and of a
+   * block when its header fields allow it (remoteHardfork.ts; known chain ids follow their
+   * published schedule instead).
+   */
   hardfork: string;
   kzg?: KZG;
   /** Shared per-block state reads; default a new cache with its default bounds. */
@@ -107,12 +112,13 @@ function createTurns(max: number, maxQueued: number) {
 export function createForkExecutor(options: ForkExecutorOptions): ForkExecutor {
   const states = options.states ?? createForkStateCache();
   const turn = createTurns(options.maxConcurrent ?? 2, options.maxQueued ?? 64);
-  const commons = new Map<bigint, Common>();
-  const commonFor = (chainId: bigint): Common => {
-    let common = commons.get(chainId);
+  const commons = new Map<string, Common>();
+  const commonFor = (chainId: bigint, hardfork: string): Common => {
+    const key = `${chainId}/${hardfork}`;
+    let common = commons.get(key);
     if (!common) {
-      common = createPinnedCommon({ chainId, hardfork: options.hardfork as Hardfork, kzg: options.kzg });
-      commons.set(chainId, common);
+      common = createPinnedCommon({ chainId, hardfork: hardfork as Hardfork, kzg: options.kzg });
+      commons.set(key, common);
     }
     return common;
   };
@@ -125,7 +131,13 @@ export function createForkExecutor(options: ForkExecutorOptions): ForkExecutor {
       if (chainId === undefined) throw new NoHealthyUpstreamError('fork', method, ['the network\'s chain id is not known yet']);
       const release = await turn(method, ctx.signal);
       try {
-        const chain = createForkChainView({ upstream, states, common: commonFor(chainId), fullBlocks: !headerOnly(method, params) });
+        const chain = createForkChainView({
+          upstream,
+          states,
+          common: commonFor(chainId, options.hardfork),
+          commonFor: (header) => commonFor(chainId, remoteHardfork(chainId, header, options.hardfork)),
+          fullBlocks: !headerOnly(method, params),
+        });
         // On this thread, yielding often: the reads wait on the network anyway.
         const tracer = createTracer({ chain, gasCap: options.gasCap, timeoutMs: options.timeoutMs ?? 30_000, maxTimeoutMs: options.maxTimeoutMs ?? Math.max(30_000, options.timeoutMs ?? 0), yieldEveryMs: 5, useMinedRecords: false });
         try {

@@ -14,10 +14,22 @@ export class ForkStateManager extends SimpleStateManager {
   private clearedStack: Set<string>[] = [new Set()];
 
   constructor(
-    private readonly reader: ForkStateReader,
+    private reader: ForkStateReader,
     common: Common,
   ) {
     super({ common });
+  }
+
+  /**
+   * Starts over on another state, for a pooled VM's next run: nothing read or written before is
+   * kept. Only between runs (no checkpoint open).
+   */
+  reuse(reader: ForkStateReader): void {
+    this.reader = reader;
+    this.accountStack = [new Map()];
+    this.codeStack = [new Map()];
+    this.storageStack = [new Map()];
+    this.clearedStack = [new Set()];
   }
 
   private cleared(): Set<string> {

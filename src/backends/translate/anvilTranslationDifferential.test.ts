@@ -198,7 +198,7 @@ describe('translation: anvil output through the record equals the embedded engin
     }
   }, 120_000);
 
-  it('behavior: the refund hidden by callTracer is read with the JavaScript tracer, and without one the answer is refused', async () => {
+  it('behavior: the refund hidden by callTracer comes from a re-execution on the prestate, else the JavaScript tracer, and without either the answer is refused', async () => {
     for (const name of ['refundRestore', 'refundClear']) {
       const hash = pair.hashes.get(name)!;
       const [root] = (await ours('trace_transaction', [hash])) as Entry[];
@@ -207,13 +207,35 @@ describe('translation: anvil output through the record equals the embedded engin
       // The premise: Parity's root gasUsed (before the refund) is above the receipt's less intrinsic gas.
       const intrinsic = BigInt(tx.gas as string) - BigInt(root!.action.gas as string);
       expect(BigInt((root!.result as Obj).gasUsed as string), name).toBeGreaterThan(BigInt(receipt.gasUsed as string) - intrinsic);
-      // A node without JavaScript tracers (geth with them disabled, the embedded engine).
+      const expected = await ours('trace_transaction', [hash]);
+      const block = blocks.get(name)!;
+      const translated = async (via: Upstream) => withOurBlockHash((await translation('trace_transaction', [hash]).run([hash], via)) as Entry[], block);
+      // A node without JavaScript tracers (geth with them disabled, the embedded engine): the
+      // engine re-runs the transaction on the node's prestate and its receipt figure matches.
+      let jsAsked = 0;
       const noJs: Upstream = (method, params) => {
         const options = params.at(-1) as { tracer?: string } | undefined;
-        if (options?.tracer?.startsWith('{')) return Promise.reject(new RpcError('unsupported tracer type', { code: -32602 }));
+        if (options?.tracer?.startsWith('{')) {
+          jsAsked++;
+          return Promise.reject(new RpcError('unsupported tracer type', { code: -32602 }));
+        }
         return upstream(method, params);
       };
-      const gap = await refusal(translation('trace_transaction', [hash]).run([hash], noJs));
+      expect(await translated(noJs), name).toEqual(expected);
+      expect(jsAsked).toBe(0);
+      // A prestate that does not tell the whole story (every slot read as zero, so the transfer fails): the re-execution's
+      // outcome and receipt figure differ, so it is not used; the JavaScript tracer answers, equal again.
+      const tamper = (via: Upstream): Upstream => async (method, params) => {
+        const answer = await via(method, params);
+        const options = params.at(-1) as { tracer?: string; tracerConfig?: unknown } | undefined;
+        if (method !== 'debug_traceTransaction' || options?.tracer !== 'prestateTracer' || options.tracerConfig) return answer;
+        const copy = JSON.parse(JSON.stringify(answer)) as Record<string, { storage?: Record<string, string> }>;
+        for (const account of Object.values(copy)) for (const slot of Object.keys(account.storage ?? {})) account.storage![slot] = `0x${'0'.repeat(64)}`;
+        return copy;
+      };
+      expect(await translated(tamper(upstream)), name).toEqual(expected);
+      // Neither: refused, never a guess.
+      const gap = await refusal(translation('trace_transaction', [hash]).run([hash], tamper(noJs)));
       expect(gap.missing).toBe('refund');
       expect(gap.message).toContain('trace_transaction');
       // stateDiff alone needs no refund.

@@ -5,7 +5,7 @@
 // CREATE2. Frames Parity never lists cannot appear (docs/trace-conventions.md, "Translation").
 import { renderCallTracer } from '../../engine/render/callTracer.js';
 import { renderFlatCallTracer } from '../../engine/render/flatCallTracer.js';
-import type { RenderContext } from '../../engine/render/types.js';
+import type { RenderContext, TxLocation } from '../../engine/render/types.js';
 import { InvalidParamsError, ResourceNotFoundError } from '../../rpc/errors.js';
 import { recordFromParityTrace } from './parseParityTrace.js';
 import { placeReceiptLogs } from './receiptLogs.js';
@@ -14,7 +14,7 @@ import { type RecordGap, type TranslatedRecord, requireKnown } from './translate
 import { type MinedTxFacts, type Upstream, fetchMinedBlock, fetchMinedTx } from './upstreamFacts.js';
 import { UpstreamTraceMalformedError } from '../../rpc/errors.js';
 
-type TracerOptions = { tracer: 'callTracer' | 'flatCallTracer'; tracerConfig: { [key: string]: unknown } };
+export type TracerOptions = { tracer: 'callTracer' | 'flatCallTracer'; tracerConfig: { [key: string]: unknown } };
 
 /** The options object when it asks for a tracer this translation renders; undefined otherwise. */
 function tracerOptions(value: unknown): TracerOptions | undefined {
@@ -28,7 +28,8 @@ function tracerOptions(value: unknown): TracerOptions | undefined {
 
 const flag = (config: { [key: string]: unknown }, name: string): boolean => config[name] === true;
 
-function render(method: string, translated: TranslatedRecord, facts: MinedTxFacts, options: TracerOptions): unknown {
+/** A record rendered as callTracer or flatCallTracer, refused first where the record lacks what that output shows. */
+export function render(method: string, translated: TranslatedRecord, facts: Pick<MinedTxFacts, 'logIndexOffset' | 'logs'> & { location?: TxLocation }, options: TracerOptions): unknown {
   const ctx: RenderContext = { logIndexOffset: facts.logIndexOffset, location: facts.location };
   const base: RecordGap[] = ['frameGasUsed', 'revertOutput', 'creationMethod'];
   if (options.tracer === 'callTracer') {

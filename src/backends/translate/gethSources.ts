@@ -1,6 +1,7 @@
 // Records from a geth-family node's tracers: callTracer for the frames, prestateTracer (default
-// mode) to learn whether storage was touched at all, the JavaScript refund tracer when it was and
-// the root succeeded, and prestateTracer `diffMode` for the touched state when asked. One mined
+// mode) to learn whether storage was touched at all; when it was and the root succeeded, the
+// root's gas before the refund from the engine re-running a mined transaction on that prestate
+// (gasByReexecution.ts, verified against the receipt), else the JavaScript refund tracer; and prestateTracer `diffMode` for the touched state when asked. One mined
 // transaction, one block (debug_traceBlockByHash, one call per tracer for the whole block) or one
 // call (debug_traceCall).
 import type { TouchedAccount } from '../../engine/record/types.js';
@@ -9,6 +10,7 @@ import { bytesToHex } from '../../rpc/hex.js';
 import { quantity, type CallObject } from './txFacts.js';
 import { recordFromCallTracer } from './parseCallTracer.js';
 import { accountsFromPrestateDiff, prestateTouchedNoStorage } from './parsePrestateDiff.js';
+import { executionGasByReexecution } from './gasByReexecution.js';
 import { REFUND_TRACER, refundFromTracerResult } from './refundTracer.js';
 import type { TranslatedRecord } from './translatedRecord.js';
 import { type MinedBlock, type MinedTxFacts, type Upstream, callFacts, fetchMinedBlock, fetchMinedTx } from './upstreamFacts.js';
@@ -63,13 +65,19 @@ export async function gethRecordOfTx(upstream: Upstream, hash: string, needs: Ge
   ]);
   traces.catch(() => undefined);
   const facts = await fetchMinedTx(upstream, hash);
+  // The block's header, for a re-execution on the prestate (asked while the tracers run).
+  const header = needs.refund ? upstream('eth_getBlockByHash', [facts.location.blockHash, false]).catch(() => undefined) : undefined;
   const [callTrace, prestate, diff] = await traces;
   let refundCounter: bigint | undefined = needs.refund ? 0n : undefined;
+  let executionGasBeforeRefund: bigint | undefined;
   if (needs.refund && !rootFailed(callTrace) && !prestateTouchedNoStorage(prestate)) {
-    const js = await refundByJs(upstream, 'debug_traceTransaction', [hash]);
-    refundCounter = js === undefined ? undefined : refundFromTracerResult(js);
+    executionGasBeforeRefund = await executionGasByReexecution({ txJson: facts.txJson, header: await header, prestate, receiptGasUsed: facts.tx.gasUsed, rootFailed: false });
+    if (executionGasBeforeRefund === undefined) {
+      const js = await refundByJs(upstream, 'debug_traceTransaction', [hash]);
+      refundCounter = js === undefined ? undefined : refundFromTracerResult(js);
+    }
   }
-  const translated = recordFromCallTracer({ trace: callTrace, tx: facts.tx, withLog: false, refundCounter, floorGas: facts.floorGas });
+  const translated = recordFromCallTracer({ trace: callTrace, tx: facts.tx, withLog: false, refundCounter, executionGasBeforeRefund, floorGas: facts.floorGas });
   return { translated: withState(translated, diff === undefined ? undefined : accountsFromPrestateDiff(diff), true), facts };
 }
 
@@ -98,14 +106,20 @@ export async function gethRecordsOfBlock(upstream: Upstream, blockParam: unknown
     needs.state ? upstream('debug_traceBlockByHash', [block.hash, PRESTATE_DIFF]).then((a) => blockResults(a, block, 'debug_traceBlockByHash prestateTracer')) : undefined,
   ]);
   const needRefund = calls.map((c, i) => (prestates ? !rootFailed(c) && !prestateTouchedNoStorage(prestates[i]) : false));
+  // Each transaction's own prestate is exactly the state it ran on, so each re-executes alone.
+  const gas: (bigint | undefined)[] = [];
+  for (let i = 0; i < block.txs.length; i++) {
+    const facts = block.txs[i]!;
+    gas.push(needRefund[i] ? await executionGasByReexecution({ txJson: facts.txJson, header: block.json, prestate: prestates![i], receiptGasUsed: facts.tx.gasUsed, rootFailed: false }) : undefined);
+  }
   let refunds: unknown[] | undefined;
-  if (needRefund.some(Boolean)) {
+  if (needRefund.some((need, i) => need && gas[i] === undefined)) {
     const js = await refundByJs(upstream, 'debug_traceBlockByHash', [block.hash]);
     refunds = js === undefined ? undefined : blockResults(js, block, 'debug_traceBlockByHash refund tracer');
   }
   const records = block.txs.map((facts, i) => {
     const refundCounter = !needs.refund ? undefined : !needRefund[i] ? 0n : refunds ? refundFromTracerResult(refunds[i]) : undefined;
-    const translated = recordFromCallTracer({ trace: calls[i], tx: facts.tx, withLog: false, refundCounter, floorGas: facts.floorGas });
+    const translated = recordFromCallTracer({ trace: calls[i], tx: facts.tx, withLog: false, refundCounter, executionGasBeforeRefund: gas[i], floorGas: facts.floorGas });
     return withState(translated, diffs ? accountsFromPrestateDiff(diffs[i]) : undefined, true);
   });
   return { block, records };

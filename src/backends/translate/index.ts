@@ -9,6 +9,7 @@ import {
   debugTraceTransactionFromReplay,
   debugTraceTransactionFromTraceTransaction,
 } from './gethFromParity.js';
+import { debugTraceCallFromTraceCall, debugTraceCallPrestateFromStateDiff, debugTraceTransactionPrestateFromStateDiff } from './gethCallFromParity.js';
 import {
   traceBlockFromGeth,
   traceCallFromGeth,
@@ -40,6 +41,9 @@ const ALL: readonly Translation[] = [
   debugTraceTransactionFromReplay,
   debugTraceBlockByNumberFromTraceBlock,
   debugTraceBlockByHashFromTraceBlock,
+  debugTraceCallFromTraceCall,
+  debugTraceCallPrestateFromStateDiff,
+  debugTraceTransactionPrestateFromStateDiff,
 ];
 
 /** Wire method → the translations that can answer it, preferred first. */

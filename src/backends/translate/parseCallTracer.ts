@@ -26,6 +26,11 @@ export interface CallTracerSource {
    * which leaves a succeeding transaction's execution gas before the refund a `refund` gap.
    */
   refundCounter: bigint | undefined;
+  /**
+   * The root's execution gas before the refund when known directly: the engine's own figure from a
+   * re-execution verified against the node's receipt (gasByReexecution.ts). Wins over `refundCounter`.
+   */
+  executionGasBeforeRefund?: bigint;
   /** EIP-7623's minimum gas of the transaction (txFacts.floorDataGas), 0 before Prague. */
   floorGas: bigint;
   hardfork?: string;
@@ -149,6 +154,7 @@ export function recordFromCallTracer(source: CallTracerSource): TranslatedRecord
 function executionGasUsed(tx: RecordedTx, source: CallTracerSource, gaps: Map<RecordGap, string>): bigint {
   const available = tx.gasLimit - tx.intrinsicGas;
   if (tx.error && tx.error.kind !== 'revert') return available;
+  if (!tx.error && source.executionGasBeforeRefund !== undefined) return source.executionGasBeforeRefund;
   if (source.floorGas > tx.intrinsicGas && tx.gasUsed === source.floorGas) {
     noteGap(gaps, 'refund', 'the receipt shows the EIP-7623 calldata floor, which hides the execution gas');
   } else if (!tx.error) {

@@ -6,7 +6,7 @@
 // error texts coarser than geth's. Frames Parity leaves out (nested zero-value calls into
 // precompiles on OpenEthereum and Erigon; calls that failed their pre-checks) are not recorded.
 import type { FrameError, FrameKind, RecordedFrame, RecordedTx } from '../../engine/record/types.js';
-import { frameErrorFromParityText } from './frameErrorFromText.js';
+import { frameErrorFromGethText, frameErrorFromParityText } from './frameErrorFromText.js';
 import { isPrecompileAddress } from './precompiles.js';
 import { type RecordGap, type TranslatedRecord, noteGap } from './translatedRecord.js';
 import { address, bytes, quantity } from './txFacts.js';
@@ -22,6 +22,11 @@ export interface ParityTraceSource {
   /** The transaction's facts (txFacts.ts); `gasUsed` is the receipt's. */
   tx: RecordedTx;
   hardfork?: string;
+  /**
+   * The wording of `error`: OpenEthereum's (trace_*, geth's flatCallTracer with
+   * `convertParityErrors`; the default) or geth's VM texts (geth's flatCallTracer without it).
+   */
+  errorWording?: 'parity' | 'geth';
 }
 
 function kindOf(type: unknown, action: Obj, where: string, gaps: Map<RecordGap, string>): FrameKind {
@@ -65,7 +70,7 @@ export function recordFromParityTrace(source: ParityTraceSource): TranslatedReco
     const index = frames.length;
     byAddress.set(traceAddress.join(','), index);
     announced.push(entry.subtraces as number);
-    frames.push(frameOf(kind, action, entry, parent, traceAddress.length, where, gaps, frames));
+    frames.push(frameOf(kind, action, entry, parent, traceAddress.length, where, gaps, frames, source.errorWording ?? 'parity'));
     if (parent >= 0) frames[parent]!.children.push(index);
   });
   frames.forEach((frame, i) => {
@@ -86,14 +91,15 @@ export function recordFromParityTrace(source: ParityTraceSource): TranslatedReco
   };
 }
 
-function frameOf(kind: FrameKind, action: Obj, entry: Obj, parent: number, depth: number, where: string, gaps: Map<RecordGap, string>, frames: RecordedFrame[]): RecordedFrame {
+function frameOf(kind: FrameKind, action: Obj, entry: Obj, parent: number, depth: number, where: string, gaps: Map<RecordGap, string>, frames: RecordedFrame[], wording: 'parity' | 'geth'): RecordedFrame {
   let error: FrameError | undefined;
   if (entry.error !== undefined) {
     if (typeof entry.error !== 'string') throw malformed(where, '`error` is not a string');
-    const parsed = frameErrorFromParityText(entry.error);
+    const parsed = wording === 'geth' ? frameErrorFromGethText(entry.error) : frameErrorFromParityText(entry.error);
     if (parsed) {
       error = parsed.error;
       if (!parsed.gethExact) noteGap(gaps, 'gethErrorText', `${where}: ${JSON.stringify(entry.error)} names several geth errors`);
+      if (!parsed.parityExact) noteGap(gaps, 'parityErrorText', `${where}: ${JSON.stringify(entry.error)} has no exact OpenEthereum wording`);
     } else {
       error = { kind: 'other', message: entry.error };
       noteGap(gaps, 'gethErrorText', `${where}: unknown error text ${JSON.stringify(entry.error).slice(0, 80)}`);

@@ -19,6 +19,8 @@ export interface MinedTxFacts {
   logIndexOffset: number;
   /** The receipt's logs: those of frames that did not fail, exactly what callTracer `withLog` shows. */
   logs: unknown[];
+  /** The transaction object as the node gave it (a re-execution rebuilds the transaction from it). */
+  txJson: unknown;
 }
 
 function object(value: unknown, what: string): { [key: string]: unknown } {
@@ -51,6 +53,7 @@ export function minedTxFacts(txJson: unknown, receiptJson: unknown): MinedTxFact
     },
     logIndexOffset: firstLog === undefined ? 0 : Number(quantity(firstLog, 'logIndex')),
     logs: receipt.logs ?? [],
+    txJson,
   };
 }
 
@@ -65,6 +68,8 @@ export interface MinedBlock {
   hash: Hex;
   number: bigint;
   txs: MinedTxFacts[];
+  /** The block as the node gave it (its header fields: a re-execution's context). */
+  json: unknown;
 }
 
 /** A block with full transactions and its receipts; undefined for an unknown block. */
@@ -74,12 +79,12 @@ export async function fetchMinedBlock(upstream: Upstream, block: unknown): Promi
   const b = object(blockJson, 'eth_getBlockByNumber');
   if (typeof b.hash !== 'string' || !Array.isArray(b.transactions)) throw new UpstreamTraceMalformedError('eth_getBlockByNumber', 'a block without hash or full transactions');
   const number = quantity(b.number, 'number');
-  if (b.transactions.length === 0) return { hash: b.hash as Hex, number, txs: [] };
+  if (b.transactions.length === 0) return { hash: b.hash as Hex, number, txs: [], json: b };
   const receipts = await upstream('eth_getBlockReceipts', [b.hash]);
   if (!Array.isArray(receipts) || receipts.length !== b.transactions.length) {
     throw new UpstreamTraceMalformedError('eth_getBlockReceipts', "the receipts do not match the block's transactions (the chain moved?)");
   }
-  return { hash: b.hash as Hex, number, txs: b.transactions.map((tx, i) => minedTxFacts(tx, receipts[i])) };
+  return { hash: b.hash as Hex, number, txs: b.transactions.map((tx, i) => minedTxFacts(tx, receipts[i])), json: b };
 }
 
 /** A call object's facts for trace_call: `gas` must be set (the translation fills in the cap). */
