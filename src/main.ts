@@ -48,6 +48,8 @@ import { createElectedFollower, type RunnableFollower } from './roles/electedFol
 import { startWorkerRole } from './roles/workerRole.js';
 import { startFollowerRole } from './roles/followerRole.js';
 import type { RoleProcess } from './roles/roleProcess.js';
+import { createRedisRateLimiter } from './gateway/policy/redisRateLimiter.js';
+import { systemClock } from './gateway/clock.js';
 
 export interface RunningService extends RoleProcess {
   /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
@@ -226,7 +228,11 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     }
     const upstreamStatus = () => [...backends.values()].map((b) => b.status());
 
+    // Compute-unit buckets shared by every gateway (Redis), else this process's own.
+    const rateLimiter = config.redisUrl ? createRedisRateLimiter({ url: config.redisUrl, clock: systemClock, logger: logger.child({ part: 'gateway' }) }) : undefined;
+    if (rateLimiter) cleanups.push(() => rateLimiter.close());
     const gateway = createGateway({
+      rateLimiter,
       networks: served.map((network): NetworkOptions => {
         if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
         const backend = backends.get(network.name)!;
