@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const hook = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
-  const webhooks = [];
+  const webhooks: Awaited<ReturnType<typeof insertTestWebhook>>[] = [];
   for (let i = 0; i < webhookCount; i++) webhooks.push(await insertTestWebhook(db, hook));
   const appender = createNotifier({ db });
   console.log(`| workers | events | seconds | deliveries/s |\n| --- | --- | --- | --- |`);
