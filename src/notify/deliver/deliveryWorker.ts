@@ -77,6 +77,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let renewTimer: NodeJS.Timeout | undefined;
+  /** Claims failed in a row (the store unreachable): the next look backs off, up to 5 s. */
+  let claimFailures = 0;
 
   function renew(): void {
     if (inFlight.size === 0) return;
@@ -136,9 +138,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   async function schedule(): Promise<void> {
     if (!running) return;
-    let delay = pollIntervalMs;
+    let delay = claimFailures ? Math.min(pollIntervalMs * 2 ** claimFailures, 5_000) : pollIntervalMs;
     // With attempts in flight their completion wakes us; idle, sleep until the next due retry.
-    if (inFlight.size === 0) {
+    if (inFlight.size === 0 && claimFailures === 0) {
       const next = await nextWakeAt(db, clock.now()).catch(() => null);
       if (next !== null) delay = Math.min(delay, Math.max(0, next - clock.now()));
     }
@@ -159,11 +161,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         const free = concurrency - inFlight.size;
         if (free <= 0 || !running) break;
         const jobs = await claim(free);
+        claimFailures = 0;
         for (const job of jobs) void launch(job);
         if (jobs.length === free) again = true;
       } while (again && running);
     } catch (error) {
-      logger.error({ err: error }, 'claiming webhook deliveries failed');
+      claimFailures++;
+      logger.error({ err: error, retryInMs: Math.min(pollIntervalMs * 2 ** claimFailures, 5_000) }, 'claiming webhook deliveries failed');
     } finally {
       ticking = false;
     }
