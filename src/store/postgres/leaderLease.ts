@@ -72,8 +72,13 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       c.end().catch(() => undefined);
     });
     c.on('end', forget);
-    await c.connect();
-    if (options.schema) await c.query(`SET search_path TO ${options.schema}`);
+    try {
+      await c.connect();
+      if (options.schema) await c.query(`SET search_path TO ${options.schema}`);
+    } catch (error) {
+      await c.end().catch(() => undefined);
+      throw error;
+    }
     return c;
   }
 
@@ -84,7 +89,10 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
     if (held !== null) {
       held = null;
       options.logger.warn(log, 'lease given up; role stopping');
-      await options.onLost();
+      // Never rejects: the turns chained after this one must still run.
+      await Promise.resolve()
+        .then(options.onLost)
+        .catch((error: unknown) => options.logger.warn({ ...log, err: error }, 'stopping the role failed'));
     }
     await c?.end().catch(() => undefined);
   }
