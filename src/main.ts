@@ -14,7 +14,7 @@ import { hexToBytes } from './rpc/hex.js';
 import { releaseAllLeases } from './notify/outbox/claimDeliveries.js';
 import { createLogger, type Logger } from './log/createLogger.js';
 import { openServiceStore } from './store/openServiceStore.js';
-import { createKeysRepository } from './store/keysRepository.js';
+import { createKeysRepository, KEYS_CHANGED_CHANNEL } from './store/keysRepository.js';
 import { ensureKey } from './gateway/keys/apiKeys.js';
 import { createGateway } from './gateway/app.js';
 import { createDevChain } from './engine/chain/devChain.js';
@@ -50,6 +50,7 @@ import { startFollowerRole } from './roles/followerRole.js';
 import type { RoleProcess } from './roles/roleProcess.js';
 import { createRedisRateLimiter } from './gateway/policy/redisRateLimiter.js';
 import { systemClock } from './gateway/clock.js';
+import { createNotifyChannel } from './store/postgres/notifyChannel.js';
 
 export interface RunningService extends RoleProcess {
   /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
@@ -257,6 +258,13 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
     cacheMetrics.bind(gateway.metrics.registry);
     tracePathMetrics.bind(gateway.metrics.registry);
+    // A key changed by another gateway or the CLI empties this gateway's key cache at once
+    // (PostgreSQL NOTIFY at the change's commit); the 200 ms revision check stays the safety net.
+    if (config.databaseUrl) {
+      const keyChanges = await createNotifyChannel({ connectionString: config.databaseUrl, channel: KEYS_CHANGED_CHANNEL, logger: logger.child({ part: 'gateway' }) });
+      keyChanges.subscribe(() => gateway.keyCache.clear());
+      cleanups.push(() => keyChanges.close());
+    }
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
     // --role gateway serves only: its API's wake-ups reach the workers of other processes.
