@@ -14,7 +14,7 @@ import { hexToBytes } from './rpc/hex.js';
 import { releaseAllLeases } from './notify/outbox/claimDeliveries.js';
 import { createLogger, type Logger } from './log/createLogger.js';
 import { openServiceStore } from './store/openServiceStore.js';
-import { createKeysRepository } from './store/keysRepository.js';
+import { createKeysRepository, KEYS_CHANGED_CHANNEL } from './store/keysRepository.js';
 import { ensureKey } from './gateway/keys/apiKeys.js';
 import { createGateway } from './gateway/app.js';
 import { createDevChain } from './engine/chain/devChain.js';
@@ -41,10 +41,19 @@ import { createTracer } from './engine/trace/createTracer.js';
 import { createTracePool } from './engine/trace/tracePool.js';
 import { createPooledCalls } from './engine/trace/pooledCalls.js';
 import type { JobScope, TraceJob } from './engine/trace/traceJob.js';
-import { createNotifier, createWebhooksApiRoutes } from './notify/index.js';
+import { createWebhooksApiRoutes } from './notify/index.js';
 import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes, readCursor, type ChainFollower } from './notify/follow/index.js';
+import type { SqlDatabase } from './store/sql.js';
+import { createServiceNotifier } from './roles/serviceNotifier.js';
+import { createElectedFollower, type RunnableFollower } from './roles/electedFollower.js';
+import { startWorkerRole } from './roles/workerRole.js';
+import { startFollowerRole } from './roles/followerRole.js';
+import type { RoleProcess } from './roles/roleProcess.js';
+import { createRedisRateLimiter } from './gateway/policy/redisRateLimiter.js';
+import { systemClock } from './gateway/clock.js';
+import { createNotifyChannel } from './store/postgres/notifyChannel.js';
 
-export interface RunningService {
+export interface RunningService extends RoleProcess {
   /** JSON-RPC URL including the dev API key. Secret: print it, never log it. */
   rpcUrl: string;
   /** Base URL (no key). */
@@ -58,6 +67,16 @@ export interface RunningService {
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
+}
+
+/**
+ * Starts what `--role` asks for: `worker` and `follower` run alone on the shared store
+ * (`src/roles/`); `all` and `gateway` are the service below.
+ */
+export async function startProcess(config: ServiceConfig): Promise<RoleProcess> {
+  if (config.role === 'worker') return startWorkerRole(config, createLogger({ level: config.logLevel }));
+  if (config.role === 'follower') return startFollowerRole(config, createLogger({ level: config.logLevel }));
+  return startService(config);
 }
 
 export async function startService(config: ServiceConfig): Promise<RunningService> {
@@ -125,7 +144,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // The integrity check is the embedded chain's: an upstream network's blocks are not in this dir.
     const cursor = await readCursor(db, embedded.name);
     const cursorWarning = checkFollowerCursor({
-      cursor,
+      // A gateway shares the store with the process that owns the embedded chain it follows.
+      cursor: config.role === 'all' ? cursor : null,
       chainHasCursorBlock: cursor !== null && cursor.number >= 0n && (await chain.getBlockByHash(hexToBytes(cursor.hash))) !== undefined,
       chainFile: join(chain.config.dataDir, 'chain.sqlite'),
       chainHead: chain.headNumber(),
@@ -162,15 +182,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // The SQLite store belongs to this process alone (the data-dir lock), so leases still held
     // are those of a previous, killed run: free them so its in-flight deliveries resume now.
     if (!config.databaseUrl) await releaseAllLeases(db);
-    const notifier = createNotifier({
-      db,
-      logger: logger.child({ part: 'notify' }),
-      tier: config.webhookTier,
-      concurrency: config.webhookConcurrency,
-      fetchTimeoutMs: config.webhookTimeoutMs,
-      allowLoopbackUrls: !config.production,
-      allowList: config.webhookAllowList,
-    });
+    const { notifier, close: closeWakeChannel } = await createServiceNotifier(config, db, logger);
+    cleanups.push(closeWakeChannel);
     // One backend per upstream network (networkBackends.ts decides which), one follower per network.
     const backends = new Map<string, NetworkBackend>();
     // One set of cache series for every network's cache, bound to the gateway's registry below.
@@ -193,7 +206,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     }
     // The first probes, so routing knows each upstream's capabilities before the first request.
     await Promise.all([...backends.values()].map((b) => b.start()));
-    const followers: ChainFollower[] = [];
+    const followers: RunnableFollower[] = [];
+    // On PostgreSQL each network's follower is elected across processes (roles/electedFollower.ts).
+    const elected = (network: string, create: (fenced: SqlDatabase) => ChainFollower) =>
+      createElectedFollower({ network, db, connectionString: config.databaseUrl, logger: logger.child({ part: 'follower', network }), createFollower: create });
     const webhookRoutes = createWebhooksApiRoutes({
       db,
       notifier,
@@ -205,16 +221,20 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       const followerLogger = logger.child({ part: 'follower', network: network.name });
       if (network.kind === 'embedded') {
         const source = createChainBlockSource({ chain, traceBlock: createEngineBlockTracer(tracer, config.traceTimeoutMaxMs), stateRootAt: async (block) => chain.stateRootAt(block) });
-        followers.push(createChainFollower({ network: network.name, db, source, outbox: notifier, confirmations: 0, logger: followerLogger }));
+        followers.push(elected(network.name, (fenced) => createChainFollower({ network: network.name, db: fenced, source, outbox: notifier, confirmations: 0, logger: followerLogger })));
       } else {
         const upstream = createUpstreamBlockSource(network.name, backends.get(network.name)!.backend);
         cleanups.push(async () => upstream.close());
-        followers.push(createChainFollower({ network: network.name, db, source: upstream.source, outbox: notifier, confirmations: 0, logger: followerLogger }));
+        followers.push(elected(network.name, (fenced) => createChainFollower({ network: network.name, db: fenced, source: upstream.source, outbox: notifier, confirmations: 0, logger: followerLogger })));
       }
     }
     const upstreamStatus = () => [...backends.values()].map((b) => b.status());
 
+    // Compute-unit buckets shared by every gateway (Redis), else this process's own.
+    const rateLimiter = config.redisUrl ? createRedisRateLimiter({ url: config.redisUrl, clock: systemClock, logger: logger.child({ part: 'gateway' }) }) : undefined;
+    if (rateLimiter) cleanups.push(() => rateLimiter.close());
     const gateway = createGateway({
+      rateLimiter,
       networks: served.map((network): NetworkOptions => {
         if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
         const backend = backends.get(network.name)!;
@@ -242,13 +262,23 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
     cacheMetrics.bind(gateway.metrics.registry);
     tracePathMetrics.bind(gateway.metrics.registry);
+    // A key changed by another gateway or the CLI empties this gateway's key cache at once
+    // (PostgreSQL NOTIFY at the change's commit); the 200 ms revision check stays the safety net.
+    if (config.databaseUrl) {
+      const keyChanges = await createNotifyChannel({ connectionString: config.databaseUrl, channel: KEYS_CHANGED_CHANNEL, logger: logger.child({ part: 'gateway' }) });
+      keyChanges.subscribe(() => gateway.keyCache.clear());
+      cleanups.push(() => keyChanges.close());
+    }
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
-    notifier.start();
-    cleanups.push(() => notifier.stop());
-    for (const follower of followers) {
-      follower.start();
-      cleanups.push(() => follower.stop());
+    // --role gateway serves only: its API's wake-ups reach the workers of other processes.
+    if (config.role === 'all') {
+      notifier.start();
+      cleanups.push(() => notifier.stop());
+      for (const follower of followers) {
+        follower.start();
+        cleanups.push(() => follower.stop());
+      }
     }
 
     started = true;

@@ -1,13 +1,14 @@
 // `tracehook start`: runs the service until SIGINT/SIGTERM, then shuts down cleanly. The signal
 // handlers are installed before anything starts, so a signal during start-up also stops it cleanly.
 import type { ServiceConfig } from '../config/options.js';
-import { type RunningService, startService } from '../main.js';
+import { startProcess } from '../main.js';
+import type { RoleProcess } from '../roles/roleProcess.js';
 import { ConfigError } from '../config/loadConfig.js';
 
 export async function startServiceFromCli(config: ServiceConfig): Promise<void> {
-  let service: RunningService | undefined;
+  let service: RoleProcess | undefined;
   let stopSignal: NodeJS.Signals | undefined;
-  const shutDown = (running: RunningService, signal: NodeJS.Signals) => {
+  const shutDown = (running: RoleProcess, signal: NodeJS.Signals) => {
     running.logger.info({ signal }, 'shutting down');
     running.close().then(
       () => process.exit(0),
@@ -26,7 +27,7 @@ export async function startServiceFromCli(config: ServiceConfig): Promise<void> 
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    service = await startService(config);
+    service = await startProcess(config);
   } catch (error) {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

@@ -43,6 +43,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ flags: { traceTimeoutMs: 60_000, traceTimeoutMaxMs: 60_000 }, env: {} }).traceTimeoutMs).toBe(60_000);
   });
 
+  it('error: a role other than all needs a PostgreSQL store; an unknown role is refused', () => {
+    expect(loadConfig({ flags: {}, env: {} }).role).toBe('all');
+    expect(() => loadConfig({ flags: { role: 'worker' }, env: {} })).toThrow('every role but all shares its state with other processes');
+    expect(loadConfig({ flags: { role: 'follower' }, env: { TRACEHOOK_DATABASE_URL: 'postgres://h/db' } }).role).toBe('follower');
+    expect(() => loadConfig({ flags: { role: 'boss', databaseUrl: 'postgres://h/db' }, env: {} })).toThrow('invalid option role');
+  });
+
   it('error: trace caps a string or a timer cannot hold are refused', () => {
     expect(() => loadConfig({ flags: { traceMaxBytes: 1024 ** 3 }, env: {} })).toThrow(/invalid option traceMaxBytes/);
     expect(() => loadConfig({ flags: { traceTimeoutMaxMs: 2 ** 31 }, env: {} })).toThrow(/invalid option traceTimeoutMaxMs/);

@@ -33,6 +33,8 @@ export const optionDefs = [
   { key: 'authToken', arg: 'token', kind: 'string', group: 'server', description: 'auth token for the management API (/api); generated once and kept in the data dir when absent' },
   { key: 'logLevel', arg: 'level', kind: 'string', group: 'general', default: 'info', description: 'log level: fatal, error, warn, info, debug, trace or silent' },
   { key: 'databaseUrl', arg: 'url', kind: 'string', group: 'store', description: 'PostgreSQL URL for service state (keys, webhooks, deliveries); SQLite in the data dir when absent' },
+  { key: 'role', arg: 'role', kind: 'string', group: 'store', default: 'all', description: 'what this process runs: all (gateway, delivery worker, chain followers), gateway (JSON-RPC, /api, dashboard), worker (webhook deliveries) or follower (the upstream networks\' chain followers, one active per network across processes, the others standing by); every role but all needs --database-url' },
+  { key: 'redisUrl', arg: 'url', kind: 'string', group: 'store', description: 'Redis URL (redis://host:port) holding the compute-unit buckets of every key, shared by all gateway processes; when Redis fails, payg/enterprise keys fall back to this process\'s own bucket and free keys are refused; without it each process has its own buckets' },
   { key: 'acceptDataLoss', kind: 'bool', group: 'store', default: false, description: 'start even though the data dir lost state (service.sqlite missing beside a chain with blocks, or the webhook follower\'s last block missing from chain.sqlite); without it such a start is refused' },
   { key: 'upstream', arg: 'url', kind: 'list', repeatable: true, group: 'networks', description: 'JSON-RPC node (http or https) served as one network named from the chain id it answers at start (1 ETH_MAINNET, 8453 BASE_MAINNET, …, else `CHAIN_<id>`; README, Networks); repeat the flag (commas in env) for several nodes of that chain; that network is served first, at `/v2/<key>` too, the embedded chain after it' },
   { key: 'networkName', arg: 'name', kind: 'string', group: 'networks', default: 'LOCAL', description: 'network name of the embedded chain (`/<name>/v2/<key>`, webhooks\' `network`), e.g. ETH_SEPOLIA so the hosted provider\'s SDK can address it unchanged; a `networks` entry with `embedded: true` names it instead' },
@@ -121,6 +123,8 @@ export const ServiceConfig = z.object({
   production: z.boolean(),
   webhookAllowList: z.array(z.string()),
   webhookTier: z.enum(['free', 'payg', 'enterprise']),
+  role: z.enum(['all', 'gateway', 'worker', 'follower']),
+  redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'redisUrl must be a redis:// URL' }).optional(),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
   // The message never repeats the URL: it may hold credentials.
@@ -134,6 +138,7 @@ export const ServiceConfig = z.object({
   networks: NetworksSection.optional(),
 })
   .refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' })
+  .refine((c) => c.role === 'all' || c.databaseUrl, { path: ['role'], error: 'every role but all shares its state with other processes: give --database-url postgres://…' })
   .refine((c) => !(c.upstream?.length && c.networks?.length), { path: ['upstream'], error: 'give upstream nodes either with upstream (--upstream) or in the networks section, not both' });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 

@@ -27,8 +27,17 @@ export interface NotifierOptions {
   concurrency?: number;
   /** Default 250. */
   pollIntervalMs?: number;
-  /** Default fetchTimeoutMs + 10 000. */
+  /**
+   * How long a claimed delivery stays this worker's. SQLite: fetchTimeoutMs + 10 000 (one process;
+   * its leases are freed at start). PostgreSQL: 3 000, renewed every second while the attempt
+   * runs, so a killed worker's deliveries return to the others within 3 s.
+   */
   leaseMs?: number;
+  /**
+   * Wake-ups shared between processes (PostgreSQL LISTEN/NOTIFY): `wake()` also tells the workers
+   * of other processes, and theirs wake this one's.
+   */
+  wakeChannel?: WakeChannel;
   /** First retry delay before jitter. Default 1 000. */
   retryBaseDelayMs?: number;
   /** Cap of the retry delay before jitter. Default 120 000. */
@@ -55,6 +64,12 @@ export interface NotifierOptions {
    * listeners written for the hosted provider verify unchanged. Default none.
    */
   signatureAliases?: readonly string[];
+}
+
+/** A wake-up every process hears (`store/postgres/notifyChannel.ts`). */
+export interface WakeChannel {
+  subscribe(listener: () => void): () => void;
+  send(): void;
 }
 
 export interface Notifier {
@@ -85,6 +100,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
   const retryWindowMs = options.retryWindowMs ?? RETRY_WINDOW_MS[tier];
   const ids = createWebhookIds(options.randomBytes);
+  // On PostgreSQL other processes may deliver too: short leases, renewed while an attempt runs.
+  const shared = options.db.dialect === 'postgres';
+  let unsubscribe: (() => void) | undefined;
   const urlPolicy = createUrlPolicy({
     allowLoopback: options.allowLoopbackUrls ?? true,
     allowPrivateNetworks: options.allowPrivateUrls ?? false,
@@ -106,7 +124,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
     logger,
     concurrency: options.concurrency,
     pollIntervalMs: options.pollIntervalMs,
-    leaseMs: options.leaseMs ?? fetchTimeoutMs + 10_000,
+    leaseMs: options.leaseMs ?? (shared ? 3_000 : fetchTimeoutMs + 10_000),
+    leaseRenewMs: shared ? 1_000 : undefined,
     workerId: options.workerId,
     signatureAliases: options.signatureAliases,
     autoPauseAfterMs: options.autoPauseAfterMs === undefined ? 24 * 60 * 60_000 : options.autoPauseAfterMs,
@@ -122,9 +141,19 @@ export function createNotifier(options: NotifierOptions): Notifier {
     clock,
     tier,
     retryWindowMs,
-    start: () => worker.start(),
-    stop: () => worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 }),
-    wake: () => worker.wake(),
+    start() {
+      worker.start();
+      unsubscribe ??= options.wakeChannel?.subscribe(() => worker.wake());
+    },
+    stop() {
+      unsubscribe?.();
+      unsubscribe = undefined;
+      return worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 });
+    },
+    wake() {
+      worker.wake();
+      options.wakeChannel?.send();
+    },
     runOnce: () => worker.runOnce(),
     appendEvents: (tx, events) => appendEvents(tx, events, { nowMs: clock.now(), ids }),
   };

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlDatabase } from './sql.js';
 import { migrate } from './migrations/migrate.js';
 import { testDatabases } from './testing/openTestDatabases.js';
-import { createKeysRepository } from './keysRepository.js';
+import { createKeysRepository, KEYS_CHANGED_CHANNEL } from './keysRepository.js';
+import { createNotifyChannel } from './postgres/notifyChannel.js';
+import { TEST_POSTGRES_URL } from './testing/openTestDatabases.js';
 import type { ApiKeyRepository, NewApiKey } from './types.js';
 
 function newKey(id: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
@@ -29,6 +31,25 @@ for (const impl of testDatabases) {
       repo = createKeysRepository(db);
     });
     afterEach(async () => cleanup());
+
+    it.runIf(impl.name === 'postgres')('behavior: every key change notifies the keys channel at its commit (other gateways empty their caches)', async () => {
+      const schema = (await db.query<{ s: string }>('SELECT current_schema() AS s'))[0]!.s;
+      const channel = await createNotifyChannel({ connectionString: TEST_POSTGRES_URL, channel: KEYS_CHANGED_CHANNEL, schema, logger: { warn: () => undefined } });
+      try {
+        let heard = 0;
+        channel.subscribe(() => heard++);
+        // The channel fires once on connecting (missed changes are unknown); count from here.
+        await new Promise((r) => setTimeout(r, 50));
+        const before = heard;
+        await repo.create(newKey('k1'));
+        await repo.revoke('k1', 1_700_000_001_000);
+        const until = Date.now() + 3000;
+        while (heard < before + 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+        expect(heard - before).toBe(2);
+      } finally {
+        await channel.close();
+      }
+    });
 
     it('default: creates a key and finds it by id and by hash', async () => {
       const created = await repo.create(newKey('k1', { tier: 'payg', allowedOrigins: ['https://app.example'] }));

@@ -23,8 +23,18 @@ function rowToKey(row: SqlRow): ApiKeyRecord {
   };
 }
 
-/** Bumps the keys' revision counter (migration 010); call inside the transaction of the change. */
-const bumpRevision = (tx: SqlExecutor) => tx.execute('UPDATE api_keys_revision SET revision = revision + 1 WHERE id = 1');
+/** PostgreSQL channel (plus `_<schema>`) told of every key change, at its commit. */
+export const KEYS_CHANGED_CHANNEL = 'tracehook_keys';
+
+/**
+ * Bumps the keys' revision counter (migration 005); call inside the transaction of the change. On
+ * PostgreSQL it also notifies KEYS_CHANGED_CHANNEL, which PostgreSQL delivers when the change
+ * commits, so every gateway (and a change made by the CLI) empties its key cache at once.
+ */
+async function bumpRevision(tx: SqlExecutor, dialect: SqlDatabase['dialect']): Promise<void> {
+  await tx.execute('UPDATE api_keys_revision SET revision = revision + 1 WHERE id = 1');
+  if (dialect === 'postgres') await tx.query(`SELECT pg_notify('${KEYS_CHANGED_CHANNEL}_' || current_schema(), '')`);
+}
 
 /** The ApiKeyRepository on a SqlDatabase (SQLite or PostgreSQL); run migrations first. */
 export function createKeysRepository(db: SqlDatabase): ApiKeyRepository {
@@ -41,7 +51,7 @@ export function createKeysRepository(db: SqlDatabase): ApiKeyRepository {
            VALUES ($1, $2, $3, $4, $5, 1, $6, $7, NULL, NULL)`,
           [key.id, key.keyHash, key.keyPrefix, key.name, key.tier, key.allowedOrigins ? JSON.stringify(key.allowedOrigins) : null, key.createdAt],
         );
-        await bumpRevision(tx);
+        await bumpRevision(tx, db.dialect);
       });
       const created = await findById(key.id);
       if (!created) throw new Error(`api key ${key.id} vanished after insert`);
@@ -63,7 +73,7 @@ export function createKeysRepository(db: SqlDatabase): ApiKeyRepository {
     async revoke(id: string, atMs: number) {
       await db.transaction(async (tx) => {
         await tx.execute('UPDATE api_keys SET active = 0, revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, atMs]);
-        await bumpRevision(tx);
+        await bumpRevision(tx, db.dialect);
       });
       return findById(id);
     },
@@ -79,7 +89,7 @@ export function createKeysRepository(db: SqlDatabase): ApiKeyRepository {
             [id],
           );
         }
-        await bumpRevision(tx);
+        await bumpRevision(tx, db.dialect);
       });
       return findById(id);
     },

@@ -29,6 +29,11 @@ export interface SpawnTracehookOptions {
   from?: 'source' | 'build';
   /** Extra Node flags for the child (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /**
+   * Stdout line that says the process is up. Default: the service banner's `Dev accounts`; a
+   * `--role worker|follower` process prints no URLs (then rpcUrl, baseUrl and authToken are '').
+   */
+  ready?: RegExp;
 }
 
 export async function spawnTracehook(options: SpawnTracehookOptions): Promise<TracehookProcess> {
@@ -44,7 +49,8 @@ export async function spawnTracehook(options: SpawnTracehookOptions): Promise<Tr
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const deadline = Date.now() + 60_000;
-  while (!/^Dev accounts/m.test(out)) {
+  const ready = options.ready ?? /^Dev accounts/m;
+  while (!ready.test(out)) {
     if (child.exitCode !== null) throw new Error(`tracehook exited with ${child.exitCode}: ${err}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -52,8 +58,8 @@ export async function spawnTracehook(options: SpawnTracehookOptions): Promise<Tr
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const rpcUrl = /JSON-RPC\s+(\S+)/.exec(out)![1]!;
-  const authToken = /X-Service-Token: ([^)\s]+)/.exec(out)![1]!;
+  const rpcUrl = /JSON-RPC\s+(\S+)/.exec(out)?.[1] ?? '';
+  const authToken = /X-Service-Token: ([^)\s]+)/.exec(out)?.[1] ?? '';
   return {
     child,
     rpcUrl,

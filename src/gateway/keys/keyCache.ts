@@ -30,6 +30,8 @@ export interface KeyCache {
   lookup(secret: string): Promise<ApiKeyRecord | null>;
   /** Drops every cached entry of a key (after revoke or update in this process). */
   invalidate(keyId: string): void;
+  /** Drops every entry (another process changed a key: PostgreSQL's LISTEN/NOTIFY says so). */
+  clear(): void;
   readonly size: number;
 }
 
@@ -135,6 +137,7 @@ export function createKeyCache(options: KeyCacheOptions): KeyCache {
         if (entry.record?.id === keyId) entries.delete(secret);
       }
     },
+    clear: dropAll,
     get size() {
       return entries.size;
     },

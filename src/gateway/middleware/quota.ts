@@ -118,7 +118,7 @@ export class Bill {
       this.deps.metrics.rateLimited(this.key.tier);
       return new RateLimitedError(decision.retryAfterSec + extraWaitSec);
     };
-    const decision = this.deps.limiter.take(this.key.id, cost, limit);
+    const decision = this.deps.limiter.take(this.key.id, cost, limit, this.key.tier);
     return decision instanceof Promise ? decision.then(decide) : decide(decision);
   }
 }

@@ -3,6 +3,7 @@
 // across processes (Redis) can replace it in the scale-out issue.
 import type { Clock } from '../clock.js';
 import type { TierLimit } from './tiers.js';
+import type { ApiKeyTier } from '../../store/types.js';
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSec: number };
 
@@ -10,8 +11,9 @@ export interface RateLimiter {
   /**
    * Takes `cost` units from the key's bucket, or says how long to wait before it would fit.
    * `cost` is at most `limit.burstCu`: callers refuse larger costs first, since they never fit.
+   * `tier` lets a shared limiter decide per tier what to do when its store fails.
    */
-  take(keyId: string, cost: number, limit: TierLimit): RateDecision | Promise<RateDecision>;
+  take(keyId: string, cost: number, limit: TierLimit, tier?: ApiKeyTier): RateDecision | Promise<RateDecision>;
   /** Gives back units taken for work that was refused before it started (never above the burst). */
   refund(keyId: string, cost: number, limit: TierLimit): void | Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { SqlDatabase } from '../../store/sql.js';
 import { systemClock, type Clock } from '../clock.js';
 import { silentLogger, type NotifyLogger } from '../notifyLogger.js';
 import { createWebhookIds, type WebhookIds } from '../webhooks/webhookIds.js';
-import { claimDeliveries, nextWakeAt, releaseLeases, type DeliveryJob } from '../outbox/claimDeliveries.js';
+import { claimDeliveries, nextWakeAt, releaseLeases, renewLeases, type DeliveryJob } from '../outbox/claimDeliveries.js';
 import { createAttemptRecorder } from './attemptRecorder.js';
 import { nextDeliveryState, parseRetryAfterMs, type RetryScheduleOptions } from './retrySchedule.js';
 import { notificationHeaders } from './signNotification.js';
@@ -18,8 +18,16 @@ export interface DeliveryWorkerOptions {
   retry: RetryScheduleOptions;
   /** Pause a webhook that has failed without a success for this long; null never pauses. */
   autoPauseAfterMs: number | null;
-  /** A lease must outlast one attempt (timeout + DNS + recording); a crashed worker's rows return after it. */
+  /**
+   * How long a claimed row stays this worker's; a crashed worker's rows return after it. Without
+   * `leaseRenewMs` it must outlast one attempt (timeout + DNS + recording).
+   */
   leaseMs: number;
+  /**
+   * Renew the leases of attempts in flight this often (a heartbeat), so `leaseMs` can be a few
+   * seconds however long an attempt takes. Off by default (SQLite frees every lease at start).
+   */
+  leaseRenewMs?: number;
   clock?: Clock;
   random?: () => number;
   ids?: WebhookIds;
@@ -68,6 +76,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let ticking = false;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
+  /** Claims failed in a row (the store unreachable): the next look backs off, up to 5 s. */
+  let claimFailures = 0;
+
+  function renew(): void {
+    if (inFlight.size === 0) return;
+    renewLeases(db, workerId, clock.now() + options.leaseMs).catch((error: unknown) => logger.warn({ err: error }, 'renewing webhook leases failed'));
+  }
 
   /** Runs one attempt; returns the webhook's next first-time delivery when it was leased on the way. */
   async function attempt(job: DeliveryJob): Promise<DeliveryJob | null> {
@@ -122,9 +138,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   async function schedule(): Promise<void> {
     if (!running) return;
-    let delay = pollIntervalMs;
+    let delay = claimFailures ? Math.min(pollIntervalMs * 2 ** claimFailures, 5_000) : pollIntervalMs;
     // With attempts in flight their completion wakes us; idle, sleep until the next due retry.
-    if (inFlight.size === 0) {
+    if (inFlight.size === 0 && claimFailures === 0) {
       const next = await nextWakeAt(db, clock.now()).catch(() => null);
       if (next !== null) delay = Math.min(delay, Math.max(0, next - clock.now()));
     }
@@ -145,11 +161,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         const free = concurrency - inFlight.size;
         if (free <= 0 || !running) break;
         const jobs = await claim(free);
+        claimFailures = 0;
         for (const job of jobs) void launch(job);
         if (jobs.length === free) again = true;
       } while (again && running);
     } catch (error) {
-      logger.error({ err: error }, 'claiming webhook deliveries failed');
+      claimFailures++;
+      logger.error({ err: error, retryInMs: Math.min(pollIntervalMs * 2 ** claimFailures, 5_000) }, 'claiming webhook deliveries failed');
     } finally {
       ticking = false;
     }
@@ -168,6 +186,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     start() {
       if (running) return;
       running = true;
+      if (options.leaseRenewMs) renewTimer = setInterval(renew, options.leaseRenewMs);
       wake();
     },
     async stop(stopOptions = {}) {
@@ -180,6 +199,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         await Promise.race([Promise.allSettled(pending), waited]);
         clearTimeout(waitTimer);
       }
+      clearInterval(renewTimer);
       await releaseLeases(db, workerId).catch((error: unknown) => logger.error({ err: error }, 'releasing webhook leases failed'));
       sender.close();
     },

@@ -157,6 +157,15 @@ export async function releaseLeases(db: SqlExecutor, workerId: string, eventIds?
 }
 
 /**
+ * Moves the expiry of every lease this worker holds to `leaseExpiresAt` (a heartbeat): leases can
+ * then be short (a killed worker's rows return within one lease) while an attempt runs longer.
+ * A lease that already expired and was taken by another worker is not this worker's any more.
+ */
+export async function renewLeases(db: SqlExecutor, workerId: string, leaseExpiresAt: number): Promise<number> {
+  return db.execute("UPDATE webhook_deliveries SET lease_expires_at = $2 WHERE lease_owner = $1 AND status = 'pending'", [workerId, leaseExpiresAt]);
+}
+
+/**
  * Gives back every lease, whoever holds it. Only for a store that exactly one process uses (the
  * SQLite default): at start-up, leases of the previous, killed process are known to be dead, so
  * its in-flight deliveries resume at once instead of after the lease expiry.

@@ -65,6 +65,12 @@ for (const impl of notifyTestDatabases) {
       expect(toNumber((await db.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM webhook_addresses'))[0]!.n)).toBe(2);
     });
 
+    it('behavior: concurrent creates never exceed the limit', async () => {
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => repo.create(newWebhook({ createdAt: T0 + i }), 5)));
+      expect(results.filter((r) => r !== null)).toHaveLength(5);
+      expect(await repo.list()).toHaveLength(5);
+    });
+
     it('behavior: address updates are idempotent, bounded and paged by cursor', async () => {
       const w = (await repo.create(newWebhook(), 10))!;
       expect(await repo.updateAddresses(w.id, { add: [addr(3), addr(3), addr(2)], remove: [addr(1), addr(9)] }, 5)).toBe(2);

@@ -174,6 +174,9 @@ export function createWebhookRepository(db: SqlDatabase): WebhookRepository {
     create: (w, maxWebhooks, withinTransaction) =>
       db.transaction(async (tx) => {
         if (Number.isFinite(maxWebhooks)) {
+          // Creates count and insert one at a time: SQLite's single writer does it; on PostgreSQL,
+          // where another process may create at the same moment, a transaction-scoped lock does.
+          if (db.dialect === 'postgres') await tx.query("SELECT pg_advisory_xact_lock(hashtext('tracehook:webhook-create:' || current_schema()))");
           const n = toNumber((await tx.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM webhooks'))[0]!.n);
           if (n >= maxWebhooks) return null;
         }

@@ -5,6 +5,8 @@ import { webhooksMigration } from './002_webhooks.js';
 import { followerMigration } from './003_follower.js';
 import { webhookPauseDetailMigration } from './004_webhook_pause_detail.js';
 import { apiKeysRevisionMigration } from './005_api_keys_revision.js';
+// Scale-out (issue 17) numbers its migrations from 010, apart from the features' sequence.
+import { clusterLeasesMigration } from './010_cluster_leases.js';
 
 export const migrations: readonly Migration[] = [
   apiKeysMigration,
@@ -12,4 +14,5 @@ export const migrations: readonly Migration[] = [
   followerMigration,
   webhookPauseDetailMigration,
   apiKeysRevisionMigration,
+  clusterLeasesMigration,
 ];

@@ -17,6 +17,9 @@ export async function createPostgresDatabase(options: PostgresDatabaseOptions): 
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // An idle connection that PostgreSQL closes (a restart) is dropped from the pool, and the next
+  // query opens a new one; without a listener the 'error' event would end the process.
+  pool.on('error', () => undefined);
   if (schema) {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     pool.on('connect', (client) => {

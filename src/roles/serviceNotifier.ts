@@ -1,0 +1,31 @@
+// The notifier every role builds the same way from the config: on PostgreSQL with a LISTEN/NOTIFY
+// wake channel, so a follower's commit or an API change in one process wakes the delivery
+// workers of all of them.
+import type { ServiceConfig } from '../config/options.js';
+import type { Logger } from '../log/createLogger.js';
+import type { SqlDatabase } from '../store/sql.js';
+import { createNotifyChannel } from '../store/postgres/notifyChannel.js';
+import { createNotifier, type Notifier } from '../notify/index.js';
+
+export interface ServiceNotifier {
+  notifier: Notifier;
+  /** Ends the wake channel's connections (after the notifier stopped). */
+  close(): Promise<void>;
+}
+
+export async function createServiceNotifier(config: ServiceConfig, db: SqlDatabase, logger: Logger): Promise<ServiceNotifier> {
+  const wakeChannel = config.databaseUrl
+    ? await createNotifyChannel({ connectionString: config.databaseUrl, channel: 'tracehook_deliveries', logger: logger.child({ part: 'notify' }) })
+    : undefined;
+  const notifier = createNotifier({
+    db,
+    logger: logger.child({ part: 'notify' }),
+    tier: config.webhookTier,
+    concurrency: config.webhookConcurrency,
+    fetchTimeoutMs: config.webhookTimeoutMs,
+    allowLoopbackUrls: !config.production,
+    allowList: config.webhookAllowList,
+    wakeChannel,
+  });
+  return { notifier, close: async () => wakeChannel?.close() };
+}
