@@ -1,6 +1,6 @@
 // The coalescing client against a real anvil behind the test proxy (which counts HTTP requests and
 // can misbehave): cheap calls of one turn leave as one batch with each caller getting its own
-// answer, writes and traces go alone, a caller's abort settles only its call, a failed batch fails
+// answer, transaction traces batch among themselves, writes and block traces go alone, a caller's abort settles only its call, a failed batch fails
 // each call with the retryable error, and a node that refuses batches is asked one by one.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +68,28 @@ describe('coalescing client', () => {
     client.close();
   });
 
-  it('behavior: writes and traces go alone, never inside a batch', async () => {
+  it('behavior: transaction traces of one turn share a batch of their own, never one with cheap calls', async () => {
+    const client = createCoalescingClient(createJsonRpcClient({ url: counterUrl }), { maxTraceBatch: 2 });
+    const hash = `0x${'ab'.repeat(32)}`;
+    requests = 0;
+    const outcomes = await Promise.allSettled([
+      client.call('trace_transaction', [hash]),
+      client.call('debug_traceTransaction', [hash, { tracer: 'callTracer' }]),
+      client.call('trace_transaction', [`0x${'cd'.repeat(32)}`]),
+      client.call('eth_chainId', []),
+    ]);
+    // Three traces in batches of at most two (2 requests), the cheap call in its own (1).
+    expect(requests).toBe(3);
+    // Each trace got its own method's answer (anvil knows none of these transactions).
+    expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: [] });
+    expect(outcomes[1].status).toBe('fulfilled');
+    expect(Array.isArray((outcomes[1] as PromiseFulfilledResult<unknown>).value)).toBe(false);
+    expect(outcomes[2]).toMatchObject({ status: 'fulfilled', value: [] });
+    expect(outcomes[3]).toMatchObject({ status: 'fulfilled', value: '0x7a69' });
+    client.close();
+  });
+
+  it('behavior: writes and block traces go alone, never inside a batch', async () => {
     const client = createCoalescingClient(createJsonRpcClient({ url: counterUrl }));
     requests = 0;
     await Promise.allSettled([

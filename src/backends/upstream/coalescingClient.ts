@@ -2,8 +2,10 @@
 // the event loop (the requests of many clients parsed in one poll phase) leave as one HTTP batch,
 // sent at the end of that turn. One round trip and one write then carry many calls, which is most of
 // what a proxied call costs. Only short reads join (block number, balances, blocks, receipts,
-// eth_call, …): writes always go alone, so a resend can never repeat them, and traces, logs and
-// other heavy calls go alone so they cannot delay cheap ones. A batch's answers are checked by the
+// eth_call, …): writes always go alone, so a resend can never repeat them. Traces of one
+// transaction by hash join batches of their own (a node answers a batch of traces at least as fast
+// as the same traces sent side by side, and one write carries them), so they never delay cheap
+// calls; block traces, logs and other heavy calls go alone. A batch's answers are checked by the
 // wrapped client as usual; a transport failure fails every call of the batch with the same
 // retryable error (the router fails each over on its own), and a node that refuses batches gets
 // calls one by one from then on.
@@ -32,9 +34,21 @@ const COALESCED = new Set([
   'eth_getBlockTransactionCountByNumber',
 ]);
 
+/** Traces of one transaction, batched among themselves (small answers next to a block's). */
+const TRACES = new Set(['trace_transaction', 'debug_traceTransaction']);
+
 export interface CoalescingOptions {
-  /** Most calls in one batch. Default 32. */
+  /** Most cheap calls in one batch. Default 32. */
   maxBatch?: number;
+  /** Most transaction traces in one batch. Default 8. */
+  maxTraceBatch?: number;
+}
+
+/** Calls waiting for the end of the turn that share a deadline and a kind. */
+interface Queue {
+  timeoutMs: number | undefined;
+  maxBatch: number;
+  waiting: Waiting[];
 }
 
 interface Waiting {
@@ -49,9 +63,10 @@ interface Waiting {
 /** A JsonRpcClient whose cheap `call`s are sent in batches; `batch` and other calls pass through. */
 export function createCoalescingClient(client: JsonRpcClient, options: CoalescingOptions = {}): JsonRpcClient {
   const maxBatch = options.maxBatch ?? 32;
+  const maxTraceBatch = options.maxTraceBatch ?? 8;
   let batching = true;
-  /** Waiting calls per deadline (calls with different deadlines never share a batch). */
-  const queues = new Map<number | undefined, Waiting[]>();
+  /** Waiting calls per kind and deadline (calls with different deadlines never share a batch). */
+  const queues = new Map<string, Queue>();
   let scheduled = false;
 
   const settle = (w: Waiting, outcome: JsonRpcOutcome) => {
@@ -93,16 +108,17 @@ export function createCoalescingClient(client: JsonRpcClient, options: Coalescin
 
   const flush = () => {
     scheduled = false;
-    for (const [timeoutMs, queue] of queues) {
-      queues.delete(timeoutMs);
-      for (let i = 0; i < queue.length; i += maxBatch) void send(queue.slice(i, i + maxBatch), timeoutMs);
+    for (const [key, { timeoutMs, maxBatch: most, waiting }] of queues) {
+      queues.delete(key);
+      for (let i = 0; i < waiting.length; i += most) void send(waiting.slice(i, i + most), timeoutMs);
     }
   };
 
   return {
     label: client.label,
     call(method, params, callOptions: JsonRpcCallOptions = {}) {
-      if (!batching || !COALESCED.has(method)) return client.call(method, params, callOptions);
+      const trace = TRACES.has(method);
+      if (!batching || !(trace || COALESCED.has(method))) return client.call(method, params, callOptions);
       const { signal, timeoutMs } = callOptions;
       if (signal?.aborted) return Promise.reject(new UpstreamAbortedError(client.label));
       return new Promise((resolve, reject) => {
@@ -111,9 +127,10 @@ export function createCoalescingClient(client: JsonRpcClient, options: Coalescin
           waiting.onAbort = () => settle(waiting, { ok: false, error: new UpstreamAbortedError(client.label) });
           signal.addEventListener('abort', waiting.onAbort, { once: true });
         }
-        const queue = queues.get(timeoutMs);
-        if (queue) queue.push(waiting);
-        else queues.set(timeoutMs, [waiting]);
+        const key = `${trace ? 'trace' : 'cheap'}:${timeoutMs}`;
+        const queue = queues.get(key);
+        if (queue) queue.waiting.push(waiting);
+        else queues.set(key, { timeoutMs, maxBatch: trace ? maxTraceBatch : maxBatch, waiting: [waiting] });
         if (!scheduled) {
           scheduled = true;
           setImmediate(flush);
