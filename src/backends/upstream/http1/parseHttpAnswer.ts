@@ -63,6 +63,14 @@ export function createHttpAnswerReader(maxBytes: number): HttpAnswerReader {
     body.push(bytes);
   };
 
+  /** Takes up to `remaining` body bytes from `data`; returns the bytes after them. */
+  const takeRemaining = (data: Buffer): Buffer => {
+    const part = data.length <= remaining ? data : data.subarray(0, remaining);
+    take(part);
+    remaining -= part.length;
+    return data.subarray(part.length);
+  };
+
   /** Parses a complete head; sets the body phase. */
   const readHead = (head: string) => {
     const lines = head.split('\r\n');
@@ -148,14 +156,10 @@ export function createHttpAnswerReader(maxBytes: number): HttpAnswerReader {
           data = all.subarray(end + 4);
           break;
         }
-        case 'length': {
-          const part = data.length <= remaining ? data : data.subarray(0, remaining);
-          take(part);
-          remaining -= part.length;
-          data = data.subarray(part.length);
+        case 'length':
+          data = takeRemaining(data);
           if (remaining === 0) phase = 'done';
           break;
-        }
         case 'chunkSize': {
           const got = line(data, MAX_CHUNK_LINE, 'a chunk-size line');
           if (!got) return false;
@@ -167,14 +171,10 @@ export function createHttpAnswerReader(maxBytes: number): HttpAnswerReader {
           data = got.rest;
           break;
         }
-        case 'chunkData': {
-          const part = data.length <= remaining ? data : data.subarray(0, remaining);
-          take(part);
-          remaining -= part.length;
-          data = data.subarray(part.length);
+        case 'chunkData':
+          data = takeRemaining(data);
           if (remaining === 0) phase = 'chunkEnd';
           break;
-        }
         case 'chunkEnd': {
           const got = line(data, 2, 'the end of a chunk');
           if (!got) return false;
