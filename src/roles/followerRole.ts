@@ -5,12 +5,11 @@ import type { ServiceConfig } from '../config/options.js';
 import type { Logger } from '../log/createLogger.js';
 import { ConfigError } from '../config/loadConfig.js';
 import { planNetworks } from '../config/networks.js';
-import { openServiceStore } from '../store/openServiceStore.js';
 import { createNetworkBackend } from '../main/networkBackends.js';
 import { probeUpstreamChainId } from '../main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from '../main/upstreamBlockSource.js';
 import { createChainFollower } from '../notify/follow/index.js';
-import { createServiceNotifier } from './serviceNotifier.js';
+import { openRoleStore } from './serviceNotifier.js';
 import { createElectedFollower } from './electedFollower.js';
 import { cleanupList, type RoleProcess } from './roleProcess.js';
 
@@ -20,11 +19,8 @@ export async function startFollowerRole(config: ServiceConfig, logger: Logger): 
   if (!networks.length) throw new ConfigError('--role follower follows upstream networks: give --upstream or a networks section (the embedded chain is followed by --role all)');
   const cleanups = cleanupList();
   try {
-    const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    cleanups.push(() => db.close());
-    // Not started: this process delivers nothing; its wake() tells the workers of the others.
-    const { notifier, close } = await createServiceNotifier(config, db, logger);
-    cleanups.push(close);
+    // The notifier is not started: this process delivers nothing; its wake() tells the workers of the others.
+    const { db, notifier } = await openRoleStore(config, logger, cleanups);
     for (const network of networks) {
       const backend = createNetworkBackend(network, {
         logger: logger.child({ part: 'upstream', network: network.name }),

@@ -6,6 +6,7 @@ import type { Logger } from '../log/createLogger.js';
 import type { SqlDatabase } from '../store/sql.js';
 import { createNotifyChannel } from '../store/postgres/notifyChannel.js';
 import { createNotifier, type Notifier } from '../notify/index.js';
+import { openServiceStore } from '../store/openServiceStore.js';
 
 export interface ServiceNotifier {
   notifier: Notifier;
@@ -28,4 +29,16 @@ export async function createServiceNotifier(config: ServiceConfig, db: SqlDataba
     wakeChannel,
   });
   return { notifier, close: async () => wakeChannel?.close() };
+}
+
+/**
+ * The shared store and its notifier, for the background roles (worker, follower): both closed by
+ * `cleanups`, the notifier's channel before the store.
+ */
+export async function openRoleStore(config: ServiceConfig, logger: Logger, cleanups: { push(fn: () => Promise<void> | void): void }): Promise<{ db: SqlDatabase; notifier: Notifier }> {
+  const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  cleanups.push(() => db.close());
+  const { notifier, close } = await createServiceNotifier(config, db, logger);
+  cleanups.push(close);
+  return { db, notifier };
 }

@@ -2,17 +2,13 @@
 // no data dir). It leases due deliveries from the shared PostgreSQL store beside any other workers.
 import type { ServiceConfig } from '../config/options.js';
 import type { Logger } from '../log/createLogger.js';
-import { openServiceStore } from '../store/openServiceStore.js';
-import { createServiceNotifier } from './serviceNotifier.js';
+import { openRoleStore } from './serviceNotifier.js';
 import { cleanupList, type RoleProcess } from './roleProcess.js';
 
 export async function startWorkerRole(config: ServiceConfig, logger: Logger): Promise<RoleProcess> {
   const cleanups = cleanupList();
   try {
-    const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    cleanups.push(() => db.close());
-    const { notifier, close } = await createServiceNotifier(config, db, logger);
-    cleanups.push(close);
+    const { notifier } = await openRoleStore(config, logger, cleanups);
     notifier.start();
     cleanups.push(() => notifier.stop());
     logger.info({ role: 'worker', workerId: notifier.workerId }, 'tracehook started');
