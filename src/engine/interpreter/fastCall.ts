@@ -133,7 +133,7 @@ export function unsupportedReason(vm: VM, tx: TypedTransaction): string | undefi
 
 /** Runs the call on the interpreter; undefined when it must run on ethereumjs. */
 export async function runFastCall(options: FastCallOptions): Promise<FastCallOutcome | undefined> {
-  const { vm, tx, block } = options;
+  const { vm, tx } = options;
   const reason = unsupportedReason(vm, tx);
   if (reason !== undefined) {
     options.onFallback?.(reason);

@@ -1,6 +1,6 @@
 // JUMPDEST analysis: which bytes of a code are JUMPDEST opcodes rather than PUSH data. Done once
-// per code: keyed by the code array itself (the state cache hands out the same array for a code
-// hash), bounded so a stream of distinct init codes cannot grow it.
+// per code array (the state manager's code cache hands out the same array for a code hash, and a
+// run's restarts reuse the arrays they loaded); a WeakMap, so the garbage collector bounds it.
 
 const cache = new WeakMap<Uint8Array, Uint8Array>();
 
