@@ -2,7 +2,9 @@
 // interpreter over a VM's state, with ethereumjs's transaction rules (intrinsic gas, EIP-7623
 // floor, up-front fee, warm sets, refund cap). State the execution needs is read through the VM's
 // state manager before a run: a run that reaches state not yet in memory stops (StateMiss), the
-// missing item is loaded, and the execution starts again, so the opcode loop never awaits.
+// missing item is loaded, and the execution starts again, so the opcode loop never awaits. A long
+// run pauses (the interpreter is a generator) every `yieldEveryMs` to give the event loop a turn,
+// where a worker's cancel message lands, then resumes where it stopped.
 // Returns undefined when the request needs something the core does not implement (the caller
 // then runs it on ethereumjs, whose answer is the reference).
 import type { Block } from '@ethereumjs/block';
@@ -93,6 +95,8 @@ export interface FastCallOptions {
   hooks?: FrameHooks;
   /** Throws to stop the run (deadline, cancellation); see InterpreterOptions.check. */
   check?: () => void;
+  /** Gives the event loop a turn after this much busy time (ms); default 20. */
+  yieldEveryMs?: number;
   /** Told why a request goes to ethereumjs (metrics, the fuzzer's report). */
   onFallback?: (reason: string) => void;
 }
@@ -140,10 +144,19 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
     return undefined;
   }
   const base = new PrefetchedState(vm.stateManager);
+  const yieldEveryMs = options.yieldEveryMs ?? 20;
+  let lastYield = performance.now();
+  const pause = (): boolean => performance.now() - lastYield >= yieldEveryMs;
   for (let restarts = 0; restarts <= MAX_RESTARTS; restarts++) {
     try {
       options.hooks?.reset();
-      return { ...executeTransaction(base, options), restarts };
+      const execution = executeTransaction(base, options, pause);
+      for (;;) {
+        const step = execution.next();
+        if (step.done) return { ...step.value, restarts };
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
+      }
     } catch (error) {
       if (error instanceof StateMiss) {
         await base.load(error);
@@ -161,7 +174,7 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   return undefined;
 }
 
-function executeTransaction(base: BaseState, options: FastCallOptions): Omit<FastCallOutcome, 'restarts'> {
+function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPause: () => boolean): Generator<void, Omit<FastCallOutcome, 'restarts'>, void> {
   const { vm, tx, block } = options;
   const common = vm.common;
   const baseFee = block.header.baseFeePerGas ?? 0n;
@@ -186,7 +199,7 @@ function executeTransaction(base: BaseState, options: FastCallOptions): Omit<Fas
   const world = new WorldState(base);
   const caller = bytesToBigInt(options.from.bytes);
   const env = envOf(vm, block, caller, gasPrice);
-  const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check });
+  const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check, shouldPause });
   for (const address of env.precompiles.keys()) world.warm.add(address);
   world.warm.add(caller);
   if (tx.to !== undefined) world.warm.add(bytesToBigInt(tx.to.bytes));
@@ -215,10 +228,10 @@ function executeTransaction(base: BaseState, options: FastCallOptions): Omit<Fas
   let result;
   if (tx.to !== undefined) {
     const to = bytesToBigInt(tx.to.bytes);
-    result = interpreter.execute({ kind: 'CALL', caller, address: to, codeAddress: to, value: tx.value, transfer: true, data: tx.data, gas, depth: 0, isStatic: false });
+    result = yield* interpreter.execute({ kind: 'CALL', caller, address: to, codeAddress: to, value: tx.value, transfer: true, data: tx.data, gas, depth: 0, isStatic: false });
   } else {
     createdAddress = bytesToBigInt(generateAddress(options.from.bytes, bigIntToBytes(nonce)));
-    result = interpreter.execute({
+    result = yield* interpreter.execute({
       kind: 'CREATE',
       caller,
       address: createdAddress,

@@ -1,5 +1,6 @@
 // A synchronous EVM interpreter for Cancun and Prague message calls and creates: no await in the
-// opcode loop, 256-bit words as BigInt, gas as a double (exact below 2^53; callers keep gas
+// opcode loop (an execution is a generator that pauses only when its driver asks, at jumps and
+// message starts, so a long loop still lets the event loop in), 256-bit words as BigInt, gas as a double (exact below 2^53; callers keep gas
 // limits far below that), memory grown as used, JUMPDESTs analysed once per code. Its results
 // equal ethereumjs's (the oracle, see differential.test.ts) including the order in which
 // ethereumjs raises errors; where ethereumjs departs from the specification, or a feature is not
@@ -185,10 +186,18 @@ export interface InterpreterOptions {
   hooks?: FrameHooks;
   /**
    * Called at every message and every 4096th JUMP/JUMPI; throws to stop the execution (the
-   * execution guard's deadline and cancellation). The loop never yields.
+   * execution guard's deadline and cancellation).
    */
   check?: () => void;
+  /**
+   * Asked at the same points; true pauses the execution (the generator yields) so the driver can
+   * give the event loop a turn, then resumes it where it stopped.
+   */
+  shouldPause?: () => boolean;
 }
+
+/** An execution in progress: yields when it pauses, returns the message's result. */
+export type Execution = Generator<void, MessageResult, void>;
 
 const CHECK_EVERY_JUMPS = 4096;
 
@@ -196,6 +205,7 @@ export class Interpreter {
   private jumps = 0;
   private readonly hooks: FrameHooks | undefined;
   private readonly check: (() => void) | undefined;
+  private readonly shouldPause: (() => boolean) | undefined;
 
   constructor(
     readonly world: WorldState,
@@ -204,13 +214,18 @@ export class Interpreter {
   ) {
     this.hooks = options.hooks;
     this.check = options.check;
+    this.shouldPause = options.shouldPause;
   }
 
   /** Runs a message (call or create) with journaling; the caller already checked depth and funds. */
-  execute(message: Message): MessageResult {
+  *execute(message: Message): Execution {
     this.check?.();
+    if (this.shouldPause?.()) {
+      yield;
+      this.check?.();
+    }
     this.hooks?.enter(message);
-    const result = message.kind === 'CREATE' || message.kind === 'CREATE2' ? this.create(message) : this.call(message);
+    const result = message.kind === 'CREATE' || message.kind === 'CREATE2' ? yield* this.create(message) : yield* this.call(message);
     this.hooks?.exit(message, result);
     return result;
   }
@@ -224,7 +239,7 @@ export class Interpreter {
     world.setBalance(to, to.balance + message.value);
   }
 
-  private call(message: Message): MessageResult {
+  private *call(message: Message): Execution {
     const world = this.world;
     const checkpoint = world.checkpoint();
     const refund = world.refund;
@@ -236,7 +251,7 @@ export class Interpreter {
     } else {
       const code = world.code(world.get(message.codeAddress));
       if (isDelegation(code)) throw new Unsupported('EIP-7702 delegated code');
-      result = code.length === 0 ? { error: undefined, gasLeft: message.gas, output: EMPTY } : this.run(message, code);
+      result = code.length === 0 ? { error: undefined, gasLeft: message.gas, output: EMPTY } : yield* this.run(message, code);
     }
     if (result.error !== undefined) {
       world.revert(checkpoint);
@@ -257,7 +272,7 @@ export class Interpreter {
     return { error: undefined, gasLeft: message.gas - Number(out.executionGasUsed), output: out.returnValue };
   }
 
-  private create(message: Message): MessageResult {
+  private *create(message: Message): Execution {
     const world = this.world;
     const checkpoint = world.checkpoint();
     const refund = world.refund;
@@ -278,7 +293,7 @@ export class Interpreter {
     world.setBalance(target, target.balance + message.value);
     const initCode = message.initCode!;
     if (initCode.length === 0) return { error: undefined, gasLeft: message.gas, output: EMPTY };
-    const result = this.run(message, initCode);
+    const result = yield* this.run(message, initCode);
     if (result.error === undefined) {
       const code = result.output;
       if (code.length > MAX_CODE) return fail(Errors.CODESIZE);
@@ -297,7 +312,7 @@ export class Interpreter {
   }
 
   /** The opcode loop of one frame. */
-  private run(message: Message, code: Uint8Array): MessageResult {
+  private *run(message: Message, code: Uint8Array): Execution {
     const world = this.world;
     const env = this.env;
     const self = world.get(message.address);
@@ -308,6 +323,7 @@ export class Interpreter {
     let gas = message.gas;
     let pc = 0;
     const codeLength = code.length;
+    const codeLengthWord = BigInt(codeLength);
     const isStatic = message.isStatic;
 
     const need = (n: number): void => {
@@ -760,20 +776,32 @@ export class Interpreter {
           case 0x56: {
             use(8);
             need(1);
-            if (++this.jumps % CHECK_EVERY_JUMPS === 0) this.check?.();
+            if (++this.jumps % CHECK_EVERY_JUMPS === 0) {
+              this.check?.();
+              if (this.shouldPause?.()) {
+                yield;
+                this.check?.();
+              }
+            }
             const dest = stack.pop()!;
-            if (dest >= BigInt(codeLength) || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+            if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
             pc = Number(dest);
             continue;
           }
           case 0x57: {
             use(10);
             need(2);
-            if (++this.jumps % CHECK_EVERY_JUMPS === 0) this.check?.();
+            if (++this.jumps % CHECK_EVERY_JUMPS === 0) {
+              this.check?.();
+              if (this.shouldPause?.()) {
+                yield;
+                this.check?.();
+              }
+            }
             const dest = stack.pop()!;
             const cond = stack.pop()!;
             if (cond !== 0n) {
-              if (dest >= BigInt(codeLength) || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+              if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
               pc = Number(dest);
               continue;
             }
@@ -869,7 +897,7 @@ export class Interpreter {
             );
             world.setNonce(self, self.nonce + 1n);
             gas -= childGas;
-            const result = this.execute({
+            const result = yield* this.execute({
               kind: isCreate2 ? 'CREATE2' : 'CREATE',
               caller: message.address,
               address,
@@ -922,7 +950,7 @@ export class Interpreter {
               push(0n);
               break;
             }
-            const result = this.execute({
+            const result = yield* this.execute({
               kind: op === 0xf1 ? 'CALL' : op === 0xf2 ? 'CALLCODE' : op === 0xf4 ? 'DELEGATECALL' : 'STATICCALL',
               caller: op === 0xf4 ? message.caller : message.address,
               address: op === 0xf1 || op === 0xfa ? to : message.address,
@@ -995,7 +1023,10 @@ function invalidJump(code: Uint8Array, address: bigint, pc: number): string {
 function bytesToSmall(code: Uint8Array, start: number, n: number): bigint {
   let v = 0;
   for (let i = 0; i < n; i++) v = v * 256 + code[start + i]!;
-  return BigInt(v);
+  return v < 256 ? SMALL[v]! : BigInt(v);
 }
+
+/** 0n..255n, allocated once. */
+const SMALL: bigint[] = Array.from({ length: 256 }, (_, i) => BigInt(i));
 
 export type { Account };
