@@ -12,6 +12,7 @@ import type { StateManagerInterface } from '@ethereumjs/common';
 import { Capability, type TypedTransaction, getCalldataFloorGas } from '@ethereumjs/tx';
 import { Address, bigIntToBytes, bytesToBigInt, generateAddress, setLengthLeft } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import { loadKeccak } from './keccak.js';
 import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
 import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
 
@@ -143,6 +144,7 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
     options.onFallback?.(reason);
     return undefined;
   }
+  await loadKeccak();
   const base = new PrefetchedState(vm.stateManager);
   const yieldEveryMs = options.yieldEveryMs ?? 20;
   let lastYield = performance.now();

@@ -8,8 +8,8 @@
 // Unsupported and the caller runs the request on ethereumjs instead.
 import type { PrecompileInput } from '@ethereumjs/evm';
 import { bigIntToBytes, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
 import { jumpDests } from './jumpDests.js';
+import { keccak256, keccak256Word } from './keccak.js';
 import { type Account, Unsupported, type WorldState } from './worldState.js';
 
 const M256 = (1n << 256n) - 1n;
@@ -112,7 +112,15 @@ function exp(base: bigint, exponent: bigint): bigint {
   return result;
 }
 
+const MASK64 = (1n << 64n) - 1n;
+const scratchBytes = new Uint8Array(32);
+const scratch = new DataView(scratchBytes.buffer);
+
 function bytesToWord(bytes: Uint8Array, start: number, length: number): bigint {
+  if (length === 32 && start + 32 <= bytes.length) {
+    scratchBytes.set(bytes.subarray(start, start + 32));
+    return (scratch.getBigUint64(0) << 192n) | (scratch.getBigUint64(8) << 128n) | (scratch.getBigUint64(16) << 64n) | scratch.getBigUint64(24);
+  }
   let hex = '';
   for (let i = 0; i < length; i++) {
     const b = start + i < bytes.length ? bytes[start + i]! : 0;
@@ -122,11 +130,11 @@ function bytesToWord(bytes: Uint8Array, start: number, length: number): bigint {
 }
 
 function wordToBytes(word: bigint, out: Uint8Array, offset: number): void {
-  let w = word;
-  for (let i = 31; i >= 0; i--) {
-    out[offset + i] = Number(w & 0xffn);
-    w >>= 8n;
-  }
+  scratch.setBigUint64(0, word >> 192n);
+  scratch.setBigUint64(8, (word >> 128n) & MASK64);
+  scratch.setBigUint64(16, (word >> 64n) & MASK64);
+  scratch.setBigUint64(24, word & MASK64);
+  out.set(scratchBytes, offset);
 }
 
 export function addressBytes(address: bigint): Uint8Array {
@@ -173,6 +181,13 @@ class Memory {
       next.set(this.buf);
       this.buf = next;
     }
+  }
+
+  /** The bytes in place (valid until memory changes). */
+  view(offset: number, length: number): Uint8Array {
+    if (length === 0) return EMPTY;
+    this.ensure();
+    return this.buf.subarray(offset, offset + length);
   }
 
   read(offset: number, length: number): Uint8Array {
@@ -566,7 +581,7 @@ export class Interpreter {
             const length = stack[stack.length - 2]!;
             use(30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
             stack.pop();
-            stack[stack.length - 1] = bytesToBig(keccak_256(mem.read(Number(offset & 0xffffffffn), Number(length & 0xffffffffn))));
+            stack[stack.length - 1] = keccak256Word(mem.view(Number(offset & 0xffffffffn), Number(length & 0xffffffffn)));
             break;
           }
           case 0x30:
@@ -1016,7 +1031,7 @@ export class Interpreter {
 
 /** ethereumjs's text for a bad jump names the code hash, the address and the pc. */
 function invalidJump(code: Uint8Array, address: bigint, pc: number): string {
-  return `${Errors.INVALID_JUMP} at ${bytesToHex(keccak_256(code))}/0x${address.toString(16).padStart(40, '0')}:${pc}`;
+  return `${Errors.INVALID_JUMP} at ${bytesToHex(keccak256(code))}/0x${address.toString(16).padStart(40, '0')}:${pc}`;
 }
 
 /** PUSH of up to 6 bytes as a number (exact in a double), then one BigInt. */

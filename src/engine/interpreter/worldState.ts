@@ -3,7 +3,7 @@
 // EIP-2929 warm sets, EIP-1153 transient storage, logs, and the accounts created in this execution
 // (EIP-6780). Nothing here awaits: a base read that is not in memory throws StateMiss, and the
 // driver (fastCall.ts) loads it and runs the execution again from the start.
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 
 /** An account as the base state holds it. */
 export interface BaseAccount {
@@ -41,7 +41,7 @@ export class StateMiss extends Error {
 /** Something the core does not implement; the caller runs the request on ethereumjs instead. */
 export class Unsupported extends Error {}
 
-export const KECCAK_EMPTY = keccak_256(new Uint8Array(0));
+export const KECCAK_EMPTY = keccak256(new Uint8Array(0));
 const EMPTY = new Uint8Array(0);
 
 export interface Log {
@@ -111,7 +111,7 @@ export class WorldState {
   }
 
   codeHash(account: Account): Uint8Array {
-    if (account.codeHash === undefined) account.codeHash = keccak_256(this.code(account));
+    if (account.codeHash === undefined) account.codeHash = keccak256(this.code(account));
     return account.codeHash;
   }
 
