@@ -115,8 +115,8 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
       }
       const fields = { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: env.chainId };
       const tx = impersonate(requestToTransaction(request, fields, env.common, { freeze: false }), from);
-      // The synchronous interpreter first (it writes nothing to the state manager); whatever it
-      // does not implement, and the access-list report, run on ethereumjs below.
+      // The synchronous interpreter first when switched on (it writes nothing to the state
+      // manager); whatever it does not implement, and the access-list report, run on ethereumjs.
       if (!senderHasCode && !options.reportAccessList && fastCallsEnabled()) {
         const fast = await runFastCall({ vm, tx, from, block, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
         if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error };

@@ -136,11 +136,15 @@ export function unsupportedReason(vm: VM, tx: TypedTransaction): string | undefi
   return undefined;
 }
 
+/** Calls this thread answered on the interpreter, and calls it handed to ethereumjs. */
+export const fastCallStats = { answered: 0, handedOver: 0 };
+
 /** Runs the call on the interpreter; undefined when it must run on ethereumjs. */
 export async function runFastCall(options: FastCallOptions): Promise<FastCallOutcome | undefined> {
   const { vm, tx } = options;
   const reason = unsupportedReason(vm, tx);
   if (reason !== undefined) {
+    fastCallStats.handedOver++;
     options.onFallback?.(reason);
     return undefined;
   }
@@ -155,7 +159,10 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
       const execution = executeTransaction(base, options, pause);
       for (;;) {
         const step = execution.next();
-        if (step.done) return { ...step.value, restarts };
+        if (step.done) {
+          fastCallStats.answered++;
+          return { ...step.value, restarts };
+        }
         await new Promise<void>((resolve) => setImmediate(resolve));
         lastYield = performance.now();
       }
@@ -166,12 +173,14 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
       }
       // Unsupported features, and a JavaScript stack too shallow for deep recursion.
       if (error instanceof Unsupported || error instanceof RangeError) {
+        fastCallStats.handedOver++;
         options.onFallback?.(error instanceof Unsupported ? error.message : 'JavaScript stack depth');
         return undefined;
       }
       throw error;
     }
   }
+  fastCallStats.handedOver++;
   options.onFallback?.('too many state loads');
   return undefined;
 }

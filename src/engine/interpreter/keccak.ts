@@ -27,8 +27,6 @@ export function keccak256(data: Uint8Array): Uint8Array {
 
 /** The hash as a 256-bit word. */
 export function keccak256Word(data: Uint8Array): bigint {
-  if (hasher === undefined) return BigInt('0x' + Buffer.from(keccak_256(data)).toString('hex'));
-  hasher.init();
-  hasher.update(data);
-  return BigInt('0x' + (hasher.digest('hex') as string));
+  const view = new DataView(keccak256(data).buffer);
+  return (view.getBigUint64(0) << 192n) | (view.getBigUint64(8) << 128n) | (view.getBigUint64(16) << 64n) | view.getBigUint64(24);
 }
