@@ -8,7 +8,9 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, KECCAK256_NULL, bytesToHex, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import { type VM, runTx } from '@ethereumjs/vm';
 import { ExecutionRevertedError, RpcError, ServerError } from '../../rpc/errors.js';
-import { type ExecutionGuardOptions, installExecutionGuard } from '../execute/executionGuard.js';
+import { ExecutionCancelledError, ExecutionTimeoutError, type ExecutionGuardOptions, installExecutionGuard } from '../execute/executionGuard.js';
+import { runFastCall } from '../interpreter/fastCall.js';
+import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import type { ChainCore } from './chainCore.js';
 import { decodeRevertReason, evmErrorToGethText } from './revertReason.js';
 import { type StateOverrides, applyStateOverrides } from './stateOverrides.js';
@@ -79,7 +81,16 @@ function hasFee(request: TransactionRequest): boolean {
   return [request.gasPrice, request.maxFeePerGas, request.maxPriorityFeePerGas].some((v) => v !== undefined && v > 0n);
 }
 
-async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, target: CallTarget): Promise<CallSession> {
+/** The guard's deadline and cancellation as a synchronous check (the interpreter never yields). */
+function guardCheck(guard: CallGuard | undefined): (() => void) | undefined {
+  if (!guard) return undefined;
+  return () => {
+    if (guard.deadlineMs !== undefined && guard.now() > guard.deadlineMs) throw new ExecutionTimeoutError(guard.timeoutMs);
+    if (guard.signal?.aborted) throw new ExecutionCancelledError();
+  };
+}
+
+async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, target: CallTarget, guard: CallGuard | undefined): Promise<CallSession> {
   const stateManager = vm.stateManager;
   const from = request.from ? new Address(request.from) : createZeroAddress();
   const charged = hasFee(request);
@@ -104,6 +115,12 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
       }
       const fields = { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: env.chainId };
       const tx = impersonate(requestToTransaction(request, fields, env.common, { freeze: false }), from);
+      // The synchronous interpreter first when switched on (it writes nothing to the state
+      // manager); whatever it does not implement, and the access-list report, run on ethereumjs.
+      if (!senderHasCode && !options.reportAccessList && fastCallsEnabled()) {
+        const fast = await runFastCall({ vm, tx, from, block, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+        if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error };
+      }
       await stateManager.checkpoint();
       try {
         if (senderHasCode) {
@@ -158,11 +175,11 @@ export async function withCallSession<T>(
   guard?: CallGuard,
 ): Promise<T> {
   if (!overrides) {
-    return env.withReadVm(target.stateRoot, async (vm) => guarded(vm, guard, async () => fn(await createSession(env, vm, request, target))));
+    return env.withReadVm(target.stateRoot, async (vm) => guarded(vm, guard, async () => fn(await createSession(env, vm, request, target, guard))));
   }
   const vm = await env.createVm({ stateRoot: target.stateRoot });
   await applyStateOverrides(vm.stateManager as MerkleStateManager, overrides);
-  return guarded(vm, guard, async () => fn(await createSession(env, vm, request, target)));
+  return guarded(vm, guard, async () => fn(await createSession(env, vm, request, target, guard)));
 }
 
 /** Turns a failed call outcome into the RPC error geth returns (code 3 for reverts). */

@@ -1,0 +1,127 @@
+// The interpreter against ethereumjs on generated programs (see testing/differential.ts), plus the
+// edges a random program rarely reaches: the call-depth limit, a loop to the last unit of gas,
+// state loaded between runs, and what must go to ethereumjs.
+import { createLegacyTx } from '@ethereumjs/tx';
+import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
+import { runTx } from '@ethereumjs/vm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { impersonate } from '../chain/transactionRequest.js';
+import { runFastCall } from './fastCall.js';
+import { addressBytes } from './interpreter.js';
+import { type FuzzVm, createFuzzVm, fuzz } from './testing/differential.js';
+import { CONTRACTS, SENDER } from './testing/programs.js';
+
+describe('interpreter vs ethereumjs, generated programs', () => {
+  it('Prague: 1600 programs agree (gas, refund, output, error, logs, state, frames)', async () => {
+    const result = await fuzz(await createFuzzVm('prague'), 1, 1600);
+    expect(result.mismatches).toEqual([]);
+    // Most cases run on the core; what falls back is named (too little gas for the intrinsic cost, KZG/BLS precompiles, BLOCKHASH).
+    expect(result.equal).toBeGreaterThan(1400);
+    expect([...result.fallbackReasons.keys()].every((r) => /intrinsic gas|asynchronous precompile|BLOCKHASH|EOF init code|0xef data/.test(r))).toBe(true);
+  }, 120_000);
+
+  it('Cancun: 400 programs agree', async () => {
+    const result = await fuzz(await createFuzzVm('cancun'), 700_001, 400);
+    expect(result.mismatches).toEqual([]);
+    expect(result.equal).toBeGreaterThan(340);
+  }, 60_000);
+});
+
+describe('interpreter edges', () => {
+  let fuzzVm: FuzzVm;
+  beforeAll(async () => {
+    fuzzVm = await createFuzzVm('prague');
+  });
+
+  const target = new Address(addressBytes(CONTRACTS[0]!));
+  const sender = new Address(addressBytes(SENDER));
+
+  /** Runs `code` at the target on both engines; returns both outcomes. */
+  async function both(code: number[], gasLimit: bigint, storage: [bigint, bigint][] = []) {
+    const { vm } = fuzzVm;
+    const sm = vm.stateManager;
+    await sm.checkpoint();
+    try {
+      await sm.putAccount(sender, new Account(0n, 10n ** 24n));
+      await sm.putAccount(target, new Account(1n, 0n));
+      await sm.putCode(target, Uint8Array.from(code));
+      for (const [slot, value] of storage) await sm.putStorage(target, setLengthLeft(bigIntToBytes(slot), 32), bigIntToBytes(value));
+      const tx = impersonate(createLegacyTx({ gasLimit, to: target, gasPrice: 0n }, { common: vm.common, freeze: false }), sender);
+      const { createBlock } = await import('@ethereumjs/block');
+      const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
+      let fallback = '';
+      const fast = await runFastCall({ vm, tx, from: sender, block, onFallback: (r) => (fallback = r) });
+      await sm.checkpoint();
+      const reference = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+      await sm.revert();
+      return { fast, fallback, reference };
+    } finally {
+      await sm.revert();
+    }
+  }
+
+  it('recursion to the call-depth limit: equal, or handed to ethereumjs when the JavaScript stack is too shallow', async () => {
+    // CALL(gas, ADDRESS, 0, 0, 0, 0, 0) into itself, then SSTORE(depth marker) so each level writes.
+    const code = [0x5f, 0x5f, 0x5f, 0x5f, 0x5f, 0x30, 0x5a, 0xf1, 0x60, 0x01, 0x5f, 0x54, 0x01, 0x5f, 0x55, 0x00];
+    const { fast, fallback, reference } = await both(code, 2_000_000_000n);
+    if (fast === undefined) expect(fallback).toBe('JavaScript stack depth');
+    else {
+      expect(fast.gasUsed).toBe(reference.totalGasSpent);
+      expect(fast.error).toBe(reference.execResult.exceptionError?.error);
+    }
+  }, 60_000);
+
+  it('a loop that runs out of gas uses exactly the gas limit, with the same error', async () => {
+    // JUMPDEST; SLOAD(0)+1 → SSTORE(0); JUMP(0)
+    const code = [0x5b, 0x60, 0x01, 0x5f, 0x54, 0x01, 0x5f, 0x55, 0x5f, 0x56];
+    const { fast, reference } = await both(code, 1_000_000n, [[0n, 5n]]);
+    expect(fast).toBeDefined();
+    expect(fast!.error).toBe('out of gas');
+    expect(fast!.error).toBe(reference.execResult.exceptionError?.error);
+    expect(fast!.gasUsed).toBe(1_000_000n);
+    expect(fast!.gasUsed).toBe(reference.totalGasSpent);
+  });
+
+  it('loads each missing account, code and slot once, restarting the run', async () => {
+    // SLOAD 0..3, summed, returned.
+    const code = [0x5f, 0x54, 0x60, 0x01, 0x54, 0x01, 0x60, 0x02, 0x54, 0x01, 0x60, 0x03, 0x54, 0x01, 0x5f, 0x52, 0x60, 0x20, 0x5f, 0xf3];
+    const { fast, reference } = await both(code, 100_000n, [[0n, 1n], [1n, 2n], [2n, 3n], [3n, 4n]]);
+    expect(fast!.returnValue).toEqual(reference.execResult.returnValue);
+    expect(fast!.returnValue[31]).toBe(10);
+    // sender, target account, target code, 4 slots (the coinbase and precompiles are warm but never read).
+    expect(fast!.restarts).toBe(7);
+  });
+
+  it('BLOCKHASH goes to ethereumjs', async () => {
+    const { fast, fallback } = await both([0x5f, 0x40, 0x00], 100_000n);
+    expect(fast).toBeUndefined();
+    expect(fallback).toBe('BLOCKHASH');
+  });
+
+  it('the deadline check stops a long loop with the error it throws', async () => {
+    const { vm } = fuzzVm;
+    const sm = vm.stateManager;
+    await sm.checkpoint();
+    try {
+      await sm.putAccount(sender, new Account(0n, 10n ** 24n));
+      await sm.putAccount(target, new Account(1n, 0n));
+      await sm.putCode(target, Uint8Array.from([0x5b, 0x5f, 0x56]));
+      const tx = impersonate(createLegacyTx({ gasLimit: 1_000_000_000n, to: target, gasPrice: 0n }, { common: vm.common, freeze: false }), sender);
+      const { createBlock } = await import('@ethereumjs/block');
+      const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
+      let checks = 0;
+      const run = runFastCall({
+        vm,
+        tx,
+        from: sender,
+        block,
+        check: () => {
+          if (++checks > 20) throw new Error('deadline passed');
+        },
+      });
+      await expect(run).rejects.toThrow('deadline passed');
+    } finally {
+      await sm.revert();
+    }
+  });
+});

@@ -1,0 +1,278 @@
+// Runs a call transaction (eth_call's shape: no signature, no nonce check) on the synchronous
+// interpreter over a VM's state, with ethereumjs's transaction rules (intrinsic gas, EIP-7623
+// floor, up-front fee, warm sets, refund cap). State the execution needs is read through the VM's
+// state manager before a run: a run that reaches state not yet in memory stops (StateMiss), the
+// missing item is loaded, and the execution starts again, so the opcode loop never awaits. A long
+// run pauses (the interpreter is a generator) every `yieldEveryMs` to give the event loop a turn,
+// where a worker's cancel message lands, then resumes where it stopped.
+// Returns undefined when the request needs something the core does not implement (the caller
+// then runs it on ethereumjs, whose answer is the reference).
+import type { Block } from '@ethereumjs/block';
+import type { StateManagerInterface } from '@ethereumjs/common';
+import { Capability, type TypedTransaction, getCalldataFloorGas } from '@ethereumjs/tx';
+import { Address, bigIntToBytes, bytesToBigInt, generateAddress, setLengthLeft } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import { loadKeccak } from './keccak.js';
+import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
+import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
+
+const KECCAK_RLP_EMPTY = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+const SUPPORTED_HARDFORKS = new Set(['cancun', 'prague']);
+/** Restarts after state misses before the request goes to ethereumjs instead. */
+const MAX_RESTARTS = 256;
+const MAX_GAS = 2 ** 50;
+const MAX_INITCODE = 49152;
+
+/** The outcome in runTx's terms (CallOutcome's fields). */
+export interface FastCallOutcome {
+  returnValue: Uint8Array;
+  gasUsed: bigint;
+  gasRefund: bigint;
+  /** ethereumjs's halt text (`revert`, `out of gas`, ...), undefined on success. */
+  error: string | undefined;
+  logs: Log[];
+  createdAddress: bigint | undefined;
+  /** The final view, for comparisons (fuzzer). */
+  world: WorldState;
+  /** How many times the execution restarted to load state. */
+  restarts: number;
+}
+
+/** Base state read from a state manager ahead of each run; misses are loaded between runs. */
+export class PrefetchedState implements BaseState {
+  private readonly accounts = new Map<bigint, BaseAccount | undefined>();
+  private readonly codes = new Map<bigint, Uint8Array>();
+  private readonly slots = new Map<bigint, Map<bigint, bigint>>();
+
+  constructor(private readonly stateManager: StateManagerInterface) {}
+
+  account(address: bigint): BaseAccount | undefined {
+    if (!this.accounts.has(address)) throw new StateMiss('account', address);
+    return this.accounts.get(address);
+  }
+
+  code(address: bigint): Uint8Array {
+    const code = this.codes.get(address);
+    if (code === undefined) throw new StateMiss('code', address);
+    return code;
+  }
+
+  storage(address: bigint, slot: bigint): bigint {
+    const value = this.slots.get(address)?.get(slot);
+    if (value === undefined) throw new StateMiss('storage', address, slot);
+    return value;
+  }
+
+  async load(miss: StateMiss): Promise<void> {
+    const address = new Address(addressBytes(miss.address));
+    if (miss.kind === 'account') {
+      const account = await this.stateManager.getAccount(address);
+      this.accounts.set(
+        miss.address,
+        account && {
+          nonce: account.nonce,
+          balance: account.balance,
+          codeHash: account.codeHash,
+          storageEmpty: Buffer.from(account.storageRoot).toString('hex') === KECCAK_RLP_EMPTY,
+        },
+      );
+    } else if (miss.kind === 'code') {
+      this.codes.set(miss.address, await this.stateManager.getCode(address));
+    } else {
+      const value = await this.stateManager.getStorage(address, setLengthLeft(bigIntToBytes(miss.slot), 32));
+      let slots = this.slots.get(miss.address);
+      if (!slots) this.slots.set(miss.address, (slots = new Map()));
+      slots.set(miss.slot, value.length === 0 ? 0n : bytesToBigInt(value));
+    }
+  }
+}
+
+export interface FastCallOptions {
+  vm: VM;
+  tx: TypedTransaction;
+  /** The sender (calls carry no signature). */
+  from: Address;
+  block: Block;
+  hooks?: FrameHooks;
+  /** Throws to stop the run (deadline, cancellation); see InterpreterOptions.check. */
+  check?: () => void;
+  /** Gives the event loop a turn after this much busy time (ms); default 20. */
+  yieldEveryMs?: number;
+  /** Told why a request goes to ethereumjs (metrics, the fuzzer's report). */
+  onFallback?: (reason: string) => void;
+}
+
+function precompilesOf(vm: VM): Map<bigint, SyncPrecompile> {
+  const map = new Map<bigint, SyncPrecompile>();
+  for (const [address, fn] of vm.evm.precompiles) map.set(BigInt('0x' + address.replace(/^0x/, '')), fn as SyncPrecompile);
+  return map;
+}
+
+function envOf(vm: VM, block: Block, origin: bigint, gasPrice: bigint): ExecutionEnv {
+  const header = block.header;
+  return {
+    origin,
+    gasPrice,
+    coinbase: bytesToBigInt(header.coinbase.bytes),
+    timestamp: header.timestamp,
+    number: header.number,
+    prevRandao: bytesToBigInt(header.prevRandao),
+    gasLimit: header.gasLimit,
+    chainId: vm.common.chainId(),
+    baseFee: header.baseFeePerGas ?? 0n,
+    blobBaseFee: header.getBlobGasPrice(),
+    precompiles: precompilesOf(vm),
+    precompileContext: { common: vm.common, _EVM: vm.evm },
+  };
+}
+
+/** Why a request cannot run on the core, or undefined when it can be tried. */
+export function unsupportedReason(vm: VM, tx: TypedTransaction): string | undefined {
+  if (!SUPPORTED_HARDFORKS.has(vm.common.hardfork())) return `hardfork ${vm.common.hardfork()}`;
+  if (vm.common.eips().length > 0) return 'extra EIPs';
+  if (tx.type > 2) return `transaction type ${tx.type}`;
+  if (tx.gasLimit > BigInt(MAX_GAS)) return 'gas limit';
+  if ((vm.evm.events?.listenerCount('step') ?? 0) > 0) return 'a step listener is attached';
+  return undefined;
+}
+
+/** Calls this thread answered on the interpreter, and calls it handed to ethereumjs. */
+export const fastCallStats = { answered: 0, handedOver: 0 };
+
+/** Runs the call on the interpreter; undefined when it must run on ethereumjs. */
+export async function runFastCall(options: FastCallOptions): Promise<FastCallOutcome | undefined> {
+  const { vm, tx } = options;
+  const reason = unsupportedReason(vm, tx);
+  if (reason !== undefined) {
+    fastCallStats.handedOver++;
+    options.onFallback?.(reason);
+    return undefined;
+  }
+  await loadKeccak();
+  const base = new PrefetchedState(vm.stateManager);
+  const yieldEveryMs = options.yieldEveryMs ?? 20;
+  let lastYield = performance.now();
+  const pause = (): boolean => performance.now() - lastYield >= yieldEveryMs;
+  for (let restarts = 0; restarts <= MAX_RESTARTS; restarts++) {
+    try {
+      options.hooks?.reset();
+      const execution = executeTransaction(base, options, pause);
+      for (;;) {
+        const step = execution.next();
+        if (step.done) {
+          fastCallStats.answered++;
+          return { ...step.value, restarts };
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
+      }
+    } catch (error) {
+      if (error instanceof StateMiss) {
+        await base.load(error);
+        continue;
+      }
+      // Unsupported features, and a JavaScript stack too shallow for deep recursion.
+      if (error instanceof Unsupported || error instanceof RangeError) {
+        fastCallStats.handedOver++;
+        options.onFallback?.(error instanceof Unsupported ? error.message : 'JavaScript stack depth');
+        return undefined;
+      }
+      throw error;
+    }
+  }
+  fastCallStats.handedOver++;
+  options.onFallback?.('too many state loads');
+  return undefined;
+}
+
+function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPause: () => boolean): Generator<void, Omit<FastCallOutcome, 'restarts'>, void> {
+  const { vm, tx, block } = options;
+  const common = vm.common;
+  const baseFee = block.header.baseFeePerGas ?? 0n;
+  let gasPrice: bigint;
+  let maxPrice: bigint;
+  if (tx.supports(Capability.EIP1559FeeMarket)) {
+    const t = tx as TypedTransaction & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    if (t.maxFeePerGas < baseFee || t.maxPriorityFeePerGas > t.maxFeePerGas) throw new Unsupported('fee below base fee');
+    const priority = t.maxPriorityFeePerGas < t.maxFeePerGas - baseFee ? t.maxPriorityFeePerGas : t.maxFeePerGas - baseFee;
+    gasPrice = baseFee + priority;
+    maxPrice = t.maxFeePerGas;
+  } else {
+    const t = tx as TypedTransaction & { gasPrice: bigint };
+    if (t.gasPrice < baseFee) throw new Unsupported('gas price below base fee');
+    gasPrice = maxPrice = t.gasPrice;
+  }
+  const intrinsic = tx.getIntrinsicGas();
+  const floor = getCalldataFloorGas(tx, options.from);
+  if (tx.gasLimit < intrinsic || tx.gasLimit < floor) throw new Unsupported('intrinsic gas too low');
+  if (tx.to === undefined && tx.data.length > MAX_INITCODE) throw new Unsupported('init code too large');
+
+  const world = new WorldState(base);
+  const caller = bytesToBigInt(options.from.bytes);
+  const env = envOf(vm, block, caller, gasPrice);
+  const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check, shouldPause });
+  for (const address of env.precompiles.keys()) world.warm.add(address);
+  world.warm.add(caller);
+  if (tx.to !== undefined) world.warm.add(bytesToBigInt(tx.to.bytes));
+  world.warm.add(env.coinbase);
+  const accessList = (tx as TypedTransaction & { accessList?: [Uint8Array, Uint8Array[]][] }).accessList ?? [];
+  for (const [address, slots] of accessList) {
+    const a = bytesToBigInt(address);
+    world.warm.add(a);
+    const account = world.get(a);
+    for (const slot of slots) account.warmSlots.add(bytesToBigInt(slot));
+  }
+
+  const sender = world.get(caller);
+  if (!world.isEmptyCode(sender)) {
+    const code = world.code(sender);
+    if (!(code.length === 23 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)) throw new Unsupported('sender has code');
+  }
+  if (sender.balance < tx.gasLimit * maxPrice + tx.value) throw new Unsupported('insufficient funds');
+  const nonce = sender.nonce;
+  world.setBalance(sender, sender.balance - tx.gasLimit * gasPrice);
+  world.setNonce(sender, nonce + 1n);
+  world.refund = 0;
+
+  const gas = Number(tx.gasLimit - intrinsic);
+  let createdAddress: bigint | undefined;
+  let result;
+  if (tx.to !== undefined) {
+    const to = bytesToBigInt(tx.to.bytes);
+    result = yield* interpreter.execute({ kind: 'CALL', caller, address: to, codeAddress: to, value: tx.value, transfer: true, data: tx.data, gas, depth: 0, isStatic: false });
+  } else {
+    createdAddress = bytesToBigInt(generateAddress(options.from.bytes, bigIntToBytes(nonce)));
+    result = yield* interpreter.execute({
+      kind: 'CREATE',
+      caller,
+      address: createdAddress,
+      codeAddress: createdAddress,
+      value: tx.value,
+      transfer: true,
+      data: new Uint8Array(0),
+      initCode: tx.data,
+      gas,
+      depth: 0,
+      isStatic: false,
+    });
+  }
+  let gasUsed = BigInt(gas - result.gasLeft) + intrinsic;
+  let gasRefund = result.error === undefined ? BigInt(world.refund) : 0n;
+  if (gasRefund !== 0n) {
+    const cap = gasUsed / common.param('maxRefundQuotient');
+    gasUsed -= gasRefund < cap ? gasRefund : cap;
+  }
+  if (gasUsed < floor) {
+    gasUsed = floor;
+    gasRefund = 0n;
+  }
+  return {
+    returnValue: result.output,
+    gasUsed,
+    gasRefund,
+    error: result.error,
+    logs: result.error === undefined ? world.logs : [],
+    createdAddress: result.error === undefined ? createdAddress : undefined,
+    world,
+  };
+}

@@ -1,0 +1,1047 @@
+// A synchronous EVM interpreter for Cancun and Prague message calls and creates: no await in the
+// opcode loop (an execution is a generator that pauses only when its driver asks, at jumps and
+// message starts, so a long loop still lets the event loop in), 256-bit words as BigInt, gas as a double (exact below 2^53; callers keep gas
+// limits far below that), memory grown as used, JUMPDESTs analysed once per code. Its results
+// equal ethereumjs's (the oracle, see differential.test.ts) including the order in which
+// ethereumjs raises errors; where ethereumjs departs from the specification, or a feature is not
+// implemented here (BLOCKHASH, EIP-7702 delegated code, the asynchronous precompiles), it throws
+// Unsupported and the caller runs the request on ethereumjs instead.
+import type { PrecompileInput } from '@ethereumjs/evm';
+import { bigIntToBytes, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
+import { jumpDests } from './jumpDests.js';
+import { keccak256, keccak256Word } from './keccak.js';
+import { type Account, Unsupported, type WorldState } from './worldState.js';
+
+const M256 = (1n << 256n) - 1n;
+const SIGN = 1n << 255n;
+const ADDR = (1n << 160n) - 1n;
+const TWO64M1 = (1n << 64n) - 1n;
+const EMPTY = new Uint8Array(0);
+const MAX_CODE = 24576;
+const MAX_INITCODE = 49152;
+const STACK_LIMIT = 1024;
+const DEPTH_LIMIT = 1024;
+
+/** ethereumjs's error texts (EVMError.errorMessages), which callers map to geth's. */
+export const Errors = {
+  OUT_OF_GAS: 'out of gas',
+  STACK_UNDERFLOW: 'stack underflow',
+  STACK_OVERFLOW: 'stack overflow',
+  INVALID_JUMP: 'invalid JUMP',
+  INVALID_OPCODE: 'invalid opcode',
+  REVERT: 'revert',
+  STATIC: 'static state change',
+  CREATE_COLLISION: 'create collision',
+  CODESIZE: 'code size to deposit exceeds maximum code size',
+  INVALID_BYTECODE: 'invalid bytecode deployed',
+  INITCODE_SIZE: 'initcode exceeds max initcode size',
+} as const;
+
+/** A precompile from ethereumjs, called synchronously. */
+export type SyncPrecompile = (input: PrecompileInput) => unknown;
+
+/** Block and transaction context of an execution. */
+export interface ExecutionEnv {
+  origin: bigint;
+  gasPrice: bigint;
+  coinbase: bigint;
+  timestamp: bigint;
+  number: bigint;
+  prevRandao: bigint;
+  gasLimit: bigint;
+  chainId: bigint;
+  baseFee: bigint;
+  blobBaseFee: bigint;
+  /** Active precompiles by address; only 0x01–0x09 run here (they are synchronous). */
+  precompiles: Map<bigint, SyncPrecompile>;
+  /** What ethereumjs's precompiles read besides the data (common, _EVM). */
+  precompileContext: Omit<PrecompileInput, 'data' | 'gasLimit'>;
+}
+
+export type MessageKind = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
+
+export interface Message {
+  kind: MessageKind;
+  caller: bigint;
+  /** The account whose storage and balance the frame runs against. */
+  address: bigint;
+  /** Whose code runs (the callee for CALL/STATICCALL, the target for CALLCODE/DELEGATECALL). */
+  codeAddress: bigint;
+  value: bigint;
+  /** Value moves from caller to address (CALL, CALLCODE, creates). */
+  transfer: boolean;
+  data: Uint8Array;
+  /** Init code of a create. */
+  initCode?: Uint8Array;
+  gas: number;
+  depth: number;
+  isStatic: boolean;
+}
+
+export interface MessageResult {
+  /** undefined on success; 'revert' or ethereumjs's halt text otherwise. */
+  error: string | undefined;
+  gasLeft: number;
+  output: Uint8Array;
+}
+
+/** Optional observer of frames (the recorder's hook point); absent means no cost. */
+export interface FrameHooks {
+  /** A new run begins (the driver restarts an execution after loading state): forget the last one. */
+  reset(): void;
+  enter(message: Message): void;
+  exit(message: Message, result: MessageResult): void;
+}
+
+function memCost(words: number): number {
+  return words * 3 + Math.floor((words * words) / 512);
+}
+
+function toSigned(x: bigint): bigint {
+  return x & SIGN ? x - (1n << 256n) : x;
+}
+
+function exp(base: bigint, exponent: bigint): bigint {
+  let result = 1n;
+  base &= M256;
+  while (exponent > 0n) {
+    if (exponent & 1n) result = (result * base) & M256;
+    exponent >>= 1n;
+    if (exponent > 0n) base = (base * base) & M256;
+  }
+  return result;
+}
+
+const MASK64 = (1n << 64n) - 1n;
+const scratchBytes = new Uint8Array(32);
+const scratch = new DataView(scratchBytes.buffer);
+
+function bytesToWord(bytes: Uint8Array, start: number, length: number): bigint {
+  if (length === 32 && start + 32 <= bytes.length) {
+    scratchBytes.set(bytes.subarray(start, start + 32));
+    return (scratch.getBigUint64(0) << 192n) | (scratch.getBigUint64(8) << 128n) | (scratch.getBigUint64(16) << 64n) | scratch.getBigUint64(24);
+  }
+  let hex = '';
+  for (let i = 0; i < length; i++) {
+    const b = start + i < bytes.length ? bytes[start + i]! : 0;
+    hex += b < 16 ? '0' + b.toString(16) : b.toString(16);
+  }
+  return length === 0 ? 0n : BigInt('0x' + hex);
+}
+
+function wordToBytes(word: bigint, out: Uint8Array, offset: number): void {
+  scratch.setBigUint64(0, word >> 192n);
+  scratch.setBigUint64(8, (word >> 128n) & MASK64);
+  scratch.setBigUint64(16, (word >> 64n) & MASK64);
+  scratch.setBigUint64(24, word & MASK64);
+  out.set(scratchBytes, offset);
+}
+
+export function addressBytes(address: bigint): Uint8Array {
+  return setLengthLeft(bigIntToBytes(address), 20);
+}
+
+function bytesToBig(bytes: Uint8Array): bigint {
+  return bytes.length === 0 ? 0n : bytesToWord(bytes, 0, bytes.length);
+}
+
+function isDelegation(code: Uint8Array): boolean {
+  return code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
+}
+
+class Halt {
+  constructor(
+    readonly error: string | undefined,
+    readonly output: Uint8Array = EMPTY,
+  ) {}
+}
+
+/** One frame's memory: grows on use, `words` is what gas has paid for (MSIZE). */
+class Memory {
+  buf = new Uint8Array(0);
+  words = 0;
+
+  /** Gas to grow to cover [offset, offset+length), updating `words`; Infinity past 4 GiB. */
+  expand(offset: bigint, length: bigint): number {
+    if (length === 0n) return 0;
+    const end = offset + length;
+    if (end > 0xffffffffn) return Infinity;
+    const words = Math.ceil(Number(end) / 32);
+    if (words <= this.words) return 0;
+    const cost = memCost(words) - memCost(this.words);
+    this.words = words;
+    return cost;
+  }
+
+  /** Makes `buf` hold `words` words (after gas was charged). */
+  ensure(): void {
+    const size = this.words * 32;
+    if (this.buf.length < size) {
+      const next = new Uint8Array(Math.max(size, Math.min(this.buf.length * 2, size + 65536)));
+      next.set(this.buf);
+      this.buf = next;
+    }
+  }
+
+  /** The bytes in place (valid until memory changes). */
+  view(offset: number, length: number): Uint8Array {
+    if (length === 0) return EMPTY;
+    this.ensure();
+    return this.buf.subarray(offset, offset + length);
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    if (length === 0) return EMPTY;
+    this.ensure();
+    return this.buf.slice(offset, offset + length);
+  }
+}
+
+export interface InterpreterOptions {
+  hooks?: FrameHooks;
+  /**
+   * Called at every message and every 4096th JUMP/JUMPI; throws to stop the execution (the
+   * execution guard's deadline and cancellation).
+   */
+  check?: () => void;
+  /**
+   * Asked at the same points; true pauses the execution (the generator yields) so the driver can
+   * give the event loop a turn, then resumes it where it stopped.
+   */
+  shouldPause?: () => boolean;
+}
+
+/** An execution in progress: yields when it pauses, returns the message's result. */
+export type Execution = Generator<void, MessageResult, void>;
+
+const CHECK_EVERY_JUMPS = 4096;
+
+export class Interpreter {
+  private jumps = 0;
+  private readonly hooks: FrameHooks | undefined;
+  private readonly check: (() => void) | undefined;
+  private readonly shouldPause: (() => boolean) | undefined;
+
+  constructor(
+    readonly world: WorldState,
+    readonly env: ExecutionEnv,
+    options: InterpreterOptions = {},
+  ) {
+    this.hooks = options.hooks;
+    this.check = options.check;
+    this.shouldPause = options.shouldPause;
+  }
+
+  /** Runs a message (call or create) with journaling; the caller already checked depth and funds. */
+  *execute(message: Message): Execution {
+    this.check?.();
+    if (this.shouldPause?.()) {
+      yield;
+      this.check?.();
+    }
+    this.hooks?.enter(message);
+    const result = message.kind === 'CREATE' || message.kind === 'CREATE2' ? yield* this.create(message) : yield* this.call(message);
+    this.hooks?.exit(message, result);
+    return result;
+  }
+
+  private transfer(message: Message): void {
+    if (!message.transfer) return;
+    const world = this.world;
+    const from = world.get(message.caller);
+    world.setBalance(from, from.balance - message.value);
+    const to = world.get(message.address);
+    world.setBalance(to, to.balance + message.value);
+  }
+
+  private *call(message: Message): Execution {
+    const world = this.world;
+    const checkpoint = world.checkpoint();
+    const refund = world.refund;
+    this.transfer(message);
+    let result: MessageResult;
+    const precompile = this.env.precompiles.get(message.codeAddress);
+    if (precompile !== undefined) {
+      result = this.runPrecompile(message, precompile);
+    } else {
+      const code = world.code(world.get(message.codeAddress));
+      if (isDelegation(code)) throw new Unsupported('EIP-7702 delegated code');
+      result = code.length === 0 ? { error: undefined, gasLeft: message.gas, output: EMPTY } : yield* this.run(message, code);
+    }
+    if (result.error !== undefined) {
+      world.revert(checkpoint);
+      world.refund = refund;
+    }
+    return result;
+  }
+
+  private runPrecompile(message: Message, precompile: SyncPrecompile): MessageResult {
+    if (message.codeAddress > 9n) throw new Unsupported('asynchronous precompile');
+    const out = precompile({ ...this.env.precompileContext, data: message.data, gasLimit: BigInt(message.gas) }) as {
+      executionGasUsed: bigint;
+      returnValue: Uint8Array;
+      exceptionError?: { error: string };
+    };
+    if (out instanceof Promise) throw new Unsupported('asynchronous precompile');
+    if (out.exceptionError !== undefined) return { error: out.exceptionError.error, gasLeft: 0, output: EMPTY };
+    return { error: undefined, gasLeft: message.gas - Number(out.executionGasUsed), output: out.returnValue };
+  }
+
+  private *create(message: Message): Execution {
+    const world = this.world;
+    const checkpoint = world.checkpoint();
+    const refund = world.refund;
+    world.warmAddress(message.address);
+    if (message.transfer) {
+      const from = world.get(message.caller);
+      world.setBalance(from, from.balance - message.value);
+    }
+    const target = world.get(message.address);
+    const fail = (error: string): MessageResult => {
+      world.revert(checkpoint);
+      world.refund = refund;
+      return { error, gasLeft: 0, output: EMPTY };
+    };
+    if (target.nonce > 0n || !world.isEmptyCode(target) || target.baseStorage) return fail(Errors.CREATE_COLLISION);
+    world.markCreated(target);
+    world.setNonce(target, target.nonce + 1n);
+    world.setBalance(target, target.balance + message.value);
+    const initCode = message.initCode!;
+    if (initCode.length === 0) return { error: undefined, gasLeft: message.gas, output: EMPTY };
+    const result = yield* this.run(message, initCode);
+    if (result.error === undefined) {
+      const code = result.output;
+      if (code.length > MAX_CODE) return fail(Errors.CODESIZE);
+      const deposit = code.length * 200;
+      if (deposit > result.gasLeft) return fail(Errors.OUT_OF_GAS);
+      if (code[0] === 0xef) return fail(Errors.INVALID_BYTECODE);
+      world.setCode(target, code);
+      return { error: undefined, gasLeft: result.gasLeft - deposit, output: code };
+    }
+    // ethereumjs turns a reverted create whose revert data starts with 0xef into an invalid-code
+    // halt that takes all gas; geth does not. Leave that case to ethereumjs.
+    if (result.error === Errors.REVERT && result.output[0] === 0xef) throw new Unsupported('reverted create with 0xef data');
+    world.revert(checkpoint);
+    world.refund = refund;
+    return result;
+  }
+
+  /** The opcode loop of one frame. */
+  private *run(message: Message, code: Uint8Array): Execution {
+    const world = this.world;
+    const env = this.env;
+    const self = world.get(message.address);
+    const dests = jumpDests(code);
+    const stack: bigint[] = [];
+    const mem = new Memory();
+    let returnData: Uint8Array = EMPTY;
+    let gas = message.gas;
+    let pc = 0;
+    const codeLength = code.length;
+    const codeLengthWord = BigInt(codeLength);
+    const isStatic = message.isStatic;
+
+    const need = (n: number): void => {
+      if (stack.length < n) throw new Halt(Errors.STACK_UNDERFLOW);
+    };
+    const use = (amount: number): void => {
+      if (amount > gas) throw new Halt(Errors.OUT_OF_GAS);
+      gas -= amount;
+    };
+    const push = (value: bigint): void => {
+      if (stack.length >= STACK_LIMIT) throw new Halt(Errors.STACK_OVERFLOW);
+      stack.push(value);
+    };
+    const num = (value: bigint): number => (value > 0xffffffffn ? 0xffffffff : Number(value));
+    const accessCost = (address: bigint): number => (world.warmAddress(address) ? 2600 : 100);
+    const copyToMemory = (memOffset: bigint, source: Uint8Array, sourceOffset: bigint, length: bigint): void => {
+      if (length === 0n) return;
+      mem.ensure();
+      const dst = Number(memOffset);
+      const len = Number(length);
+      const start = sourceOffset > BigInt(source.length) ? source.length : Number(sourceOffset);
+      const avail = Math.min(len, source.length - start);
+      if (avail > 0) mem.buf.set(source.subarray(start, start + avail), dst);
+      if (avail < len) mem.buf.fill(0, dst + Math.max(avail, 0), dst + len);
+    };
+    const externalCode = (address: bigint): Uint8Array => {
+      const code = world.code(world.get(address));
+      if (isDelegation(code)) throw new Unsupported('EIP-7702 delegated code');
+      return code;
+    };
+
+    try {
+      while (pc < codeLength) {
+        const op = code[pc]!;
+        // PUSH1..PUSH32 first: the most frequent opcodes.
+        if (op >= 0x60 && op <= 0x7f) {
+          use(3);
+          const n = op - 0x5f;
+          push(n <= 6 && pc + n < codeLength ? bytesToSmall(code, pc + 1, n) : bytesToWord(code, pc + 1, n));
+          pc += n + 1;
+          continue;
+        }
+        if (op >= 0x80 && op <= 0x8f) {
+          use(3);
+          const n = op - 0x7f;
+          need(n);
+          push(stack[stack.length - n]!);
+          pc++;
+          continue;
+        }
+        if (op >= 0x90 && op <= 0x9f) {
+          use(3);
+          const n = op - 0x8f;
+          need(n + 1);
+          const top = stack.length - 1;
+          const tmp = stack[top]!;
+          stack[top] = stack[top - n]!;
+          stack[top - n] = tmp;
+          pc++;
+          continue;
+        }
+        switch (op) {
+          case 0x00:
+            throw new Halt(undefined);
+          case 0x01: {
+            use(3);
+            need(2);
+            const a = stack.pop()!;
+            stack[stack.length - 1] = (a + stack[stack.length - 1]!) & M256;
+            break;
+          }
+          case 0x02: {
+            use(5);
+            need(2);
+            const a = stack.pop()!;
+            stack[stack.length - 1] = (a * stack[stack.length - 1]!) & M256;
+            break;
+          }
+          case 0x03: {
+            use(3);
+            need(2);
+            const a = stack.pop()!;
+            stack[stack.length - 1] = (a - stack[stack.length - 1]!) & M256;
+            break;
+          }
+          case 0x04: {
+            use(5);
+            need(2);
+            const a = stack.pop()!;
+            const b = stack[stack.length - 1]!;
+            stack[stack.length - 1] = b === 0n ? 0n : a / b;
+            break;
+          }
+          case 0x05: {
+            use(5);
+            need(2);
+            const a = toSigned(stack.pop()!);
+            const b = toSigned(stack[stack.length - 1]!);
+            stack[stack.length - 1] = b === 0n ? 0n : (a / b) & M256;
+            break;
+          }
+          case 0x06: {
+            use(5);
+            need(2);
+            const a = stack.pop()!;
+            const b = stack[stack.length - 1]!;
+            stack[stack.length - 1] = b === 0n ? 0n : a % b;
+            break;
+          }
+          case 0x07: {
+            use(5);
+            need(2);
+            const a = toSigned(stack.pop()!);
+            const b = toSigned(stack[stack.length - 1]!);
+            stack[stack.length - 1] = b === 0n ? 0n : (a % b) & M256;
+            break;
+          }
+          case 0x08: {
+            use(8);
+            need(3);
+            const a = stack.pop()!;
+            const b = stack.pop()!;
+            const n = stack[stack.length - 1]!;
+            stack[stack.length - 1] = n === 0n ? 0n : (a + b) % n;
+            break;
+          }
+          case 0x09: {
+            use(8);
+            need(3);
+            const a = stack.pop()!;
+            const b = stack.pop()!;
+            const n = stack[stack.length - 1]!;
+            stack[stack.length - 1] = n === 0n ? 0n : (a * b) % n;
+            break;
+          }
+          case 0x0a: {
+            need(2);
+            const e = stack[stack.length - 2]!;
+            use(10 + (e === 0n ? 0 : 50 * Math.ceil(e.toString(2).length / 8)));
+            const base = stack.pop()!;
+            stack[stack.length - 1] = exp(base, e);
+            break;
+          }
+          case 0x0b: {
+            use(5);
+            need(2);
+            const k = stack.pop()!;
+            const x = stack[stack.length - 1]!;
+            if (k < 31n) {
+              const bit = k * 8n + 7n;
+              const mask = (1n << bit) - 1n;
+              stack[stack.length - 1] = (x >> bit) & 1n ? (x | ~mask) & M256 : x & mask;
+            }
+            break;
+          }
+          case 0x10:
+          case 0x11:
+          case 0x12:
+          case 0x13:
+          case 0x14: {
+            use(3);
+            need(2);
+            const a = stack.pop()!;
+            const b = stack[stack.length - 1]!;
+            let r: boolean;
+            if (op === 0x10) r = a < b;
+            else if (op === 0x11) r = a > b;
+            else if (op === 0x12) r = toSigned(a) < toSigned(b);
+            else if (op === 0x13) r = toSigned(a) > toSigned(b);
+            else r = a === b;
+            stack[stack.length - 1] = r ? 1n : 0n;
+            break;
+          }
+          case 0x15:
+            use(3);
+            need(1);
+            stack[stack.length - 1] = stack[stack.length - 1] === 0n ? 1n : 0n;
+            break;
+          case 0x16: {
+            use(3);
+            need(2);
+            const a = stack.pop()!;
+            stack[stack.length - 1] = a & stack[stack.length - 1]!;
+            break;
+          }
+          case 0x17: {
+            use(3);
+            need(2);
+            const a = stack.pop()!;
+            stack[stack.length - 1] = a | stack[stack.length - 1]!;
+            break;
+          }
+          case 0x18: {
+            use(3);
+            need(2);
+            const a = stack.pop()!;
+            stack[stack.length - 1] = a ^ stack[stack.length - 1]!;
+            break;
+          }
+          case 0x19:
+            use(3);
+            need(1);
+            stack[stack.length - 1] = M256 ^ stack[stack.length - 1]!;
+            break;
+          case 0x1a: {
+            use(3);
+            need(2);
+            const i = stack.pop()!;
+            const x = stack[stack.length - 1]!;
+            stack[stack.length - 1] = i < 32n ? (x >> (248n - i * 8n)) & 0xffn : 0n;
+            break;
+          }
+          case 0x1b: {
+            use(3);
+            need(2);
+            const s = stack.pop()!;
+            const x = stack[stack.length - 1]!;
+            stack[stack.length - 1] = s >= 256n ? 0n : (x << s) & M256;
+            break;
+          }
+          case 0x1c: {
+            use(3);
+            need(2);
+            const s = stack.pop()!;
+            const x = stack[stack.length - 1]!;
+            stack[stack.length - 1] = s >= 256n ? 0n : x >> s;
+            break;
+          }
+          case 0x1d: {
+            use(3);
+            need(2);
+            const s = stack.pop()!;
+            const x = toSigned(stack[stack.length - 1]!);
+            stack[stack.length - 1] = s >= 256n ? (x < 0n ? M256 : 0n) : (x >> s) & M256;
+            break;
+          }
+          case 0x20: {
+            need(2);
+            const offset = stack[stack.length - 1]!;
+            const length = stack[stack.length - 2]!;
+            use(30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
+            stack.pop();
+            stack[stack.length - 1] = keccak256Word(mem.view(Number(offset & 0xffffffffn), Number(length & 0xffffffffn)));
+            break;
+          }
+          case 0x30:
+            use(2);
+            push(message.address);
+            break;
+          case 0x31: {
+            need(1);
+            const address = stack[stack.length - 1]! & ADDR;
+            use(accessCost(address));
+            stack[stack.length - 1] = world.get(address).balance;
+            break;
+          }
+          case 0x32:
+            use(2);
+            push(env.origin);
+            break;
+          case 0x33:
+            use(2);
+            push(message.caller);
+            break;
+          case 0x34:
+            use(2);
+            push(message.value);
+            break;
+          case 0x35: {
+            use(3);
+            need(1);
+            const i = stack[stack.length - 1]!;
+            stack[stack.length - 1] = i >= BigInt(message.data.length) ? 0n : bytesToWord(message.data, Number(i), 32);
+            break;
+          }
+          case 0x36:
+            use(2);
+            push(BigInt(message.data.length));
+            break;
+          case 0x37:
+          case 0x39:
+          case 0x3e: {
+            need(3);
+            const memOffset = stack[stack.length - 1]!;
+            const sourceOffset = stack[stack.length - 2]!;
+            const length = stack[stack.length - 3]!;
+            const source = op === 0x37 ? message.data : op === 0x39 ? code : returnData;
+            if (op === 0x3e && sourceOffset + length > BigInt(returnData.length)) throw new Halt(Errors.OUT_OF_GAS);
+            use(3 + mem.expand(memOffset, length) + 3 * Math.ceil(num(length) / 32));
+            stack.length -= 3;
+            copyToMemory(memOffset, source, sourceOffset, length);
+            break;
+          }
+          case 0x38:
+            use(2);
+            push(BigInt(codeLength));
+            break;
+          case 0x3a:
+            use(2);
+            push(env.gasPrice);
+            break;
+          case 0x3b: {
+            need(1);
+            const address = stack[stack.length - 1]! & ADDR;
+            use(accessCost(address));
+            stack[stack.length - 1] = BigInt(externalCode(address).length);
+            break;
+          }
+          case 0x3c: {
+            need(4);
+            const address = stack[stack.length - 1]! & ADDR;
+            const memOffset = stack[stack.length - 2]!;
+            const sourceOffset = stack[stack.length - 3]!;
+            const length = stack[stack.length - 4]!;
+            const memGas = mem.expand(memOffset, length);
+            use(memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
+            stack.length -= 4;
+            copyToMemory(memOffset, length === 0n ? EMPTY : externalCode(address), sourceOffset, length);
+            break;
+          }
+          case 0x3d:
+            use(2);
+            push(BigInt(returnData.length));
+            break;
+          case 0x3f: {
+            need(1);
+            const address = stack[stack.length - 1]! & ADDR;
+            use(accessCost(address));
+            const account = world.get(address);
+            if (world.isEmpty(account)) stack[stack.length - 1] = 0n;
+            else {
+              if (isDelegation(world.code(account))) throw new Unsupported('EIP-7702 delegated code');
+              stack[stack.length - 1] = bytesToBig(world.codeHash(account));
+            }
+            break;
+          }
+          case 0x40:
+            throw new Unsupported('BLOCKHASH');
+          case 0x41:
+            use(2);
+            push(env.coinbase);
+            break;
+          case 0x42:
+            use(2);
+            push(env.timestamp);
+            break;
+          case 0x43:
+            use(2);
+            push(env.number);
+            break;
+          case 0x44:
+            use(2);
+            push(env.prevRandao);
+            break;
+          case 0x45:
+            use(2);
+            push(env.gasLimit);
+            break;
+          case 0x46:
+            use(2);
+            push(env.chainId);
+            break;
+          case 0x47:
+            use(5);
+            push(self.balance);
+            break;
+          case 0x48:
+            use(2);
+            push(env.baseFee);
+            break;
+          case 0x49:
+            // BLOBHASH: calls carry no blobs.
+            use(3);
+            need(1);
+            stack[stack.length - 1] = 0n;
+            break;
+          case 0x4a:
+            use(2);
+            push(env.blobBaseFee);
+            break;
+          case 0x50:
+            use(2);
+            need(1);
+            stack.pop();
+            break;
+          case 0x51: {
+            need(1);
+            const offset = stack[stack.length - 1]!;
+            use(3 + mem.expand(offset, 32n));
+            mem.ensure();
+            stack[stack.length - 1] = bytesToWord(mem.buf, Number(offset), 32);
+            break;
+          }
+          case 0x52: {
+            need(1);
+            const offset = stack[stack.length - 1]!;
+            use(3 + mem.expand(offset, 32n));
+            need(2);
+            stack.pop();
+            mem.ensure();
+            wordToBytes(stack.pop()!, mem.buf, Number(offset));
+            break;
+          }
+          case 0x53: {
+            need(1);
+            const offset = stack[stack.length - 1]!;
+            use(3 + mem.expand(offset, 1n));
+            need(2);
+            stack.pop();
+            mem.ensure();
+            mem.buf[Number(offset)] = Number(stack.pop()! & 0xffn);
+            break;
+          }
+          case 0x54: {
+            need(1);
+            const slot = stack[stack.length - 1]!;
+            use(world.warmSlot(self, slot) ? 2100 : 100);
+            stack[stack.length - 1] = world.sload(self, slot);
+            break;
+          }
+          case 0x55: {
+            if (isStatic) throw new Halt(Errors.STATIC);
+            need(2);
+            const slot = stack[stack.length - 1]!;
+            const value = stack[stack.length - 2]!;
+            if (gas <= 2300) throw new Halt(Errors.OUT_OF_GAS);
+            const current = world.sload(self, slot);
+            const original = world.originalValue(self, slot);
+            let cost = world.warmSlot(self, slot) ? 2100 : 0;
+            if (current === value) cost += 100;
+            else if (original === current) {
+              if (original === 0n) cost += 20000;
+              else {
+                cost += 2900;
+                if (value === 0n) world.refund += 4800;
+              }
+            } else {
+              cost += 100;
+              if (original !== 0n) {
+                if (current === 0n) world.refund -= 4800;
+                else if (value === 0n) world.refund += 4800;
+              }
+              if (original === value) world.refund += original === 0n ? 19900 : 2800;
+            }
+            use(cost);
+            stack.length -= 2;
+            world.sstore(self, slot, value);
+            break;
+          }
+          case 0x56: {
+            use(8);
+            need(1);
+            if (++this.jumps % CHECK_EVERY_JUMPS === 0) {
+              this.check?.();
+              if (this.shouldPause?.()) {
+                yield;
+                this.check?.();
+              }
+            }
+            const dest = stack.pop()!;
+            if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+            pc = Number(dest);
+            continue;
+          }
+          case 0x57: {
+            use(10);
+            need(2);
+            if (++this.jumps % CHECK_EVERY_JUMPS === 0) {
+              this.check?.();
+              if (this.shouldPause?.()) {
+                yield;
+                this.check?.();
+              }
+            }
+            const dest = stack.pop()!;
+            const cond = stack.pop()!;
+            if (cond !== 0n) {
+              if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+              pc = Number(dest);
+              continue;
+            }
+            break;
+          }
+          case 0x58:
+            use(2);
+            push(BigInt(pc));
+            break;
+          case 0x59:
+            use(2);
+            push(BigInt(mem.words * 32));
+            break;
+          case 0x5a:
+            use(2);
+            push(BigInt(gas));
+            break;
+          case 0x5b:
+            use(1);
+            break;
+          case 0x5c:
+            use(100);
+            need(1);
+            stack[stack.length - 1] = world.tload(self, stack[stack.length - 1]!);
+            break;
+          case 0x5d: {
+            use(100);
+            if (isStatic) throw new Halt(Errors.STATIC);
+            need(2);
+            const slot = stack.pop()!;
+            world.tstore(self, slot, stack.pop()!);
+            break;
+          }
+          case 0x5e: {
+            need(3);
+            const dst = stack[stack.length - 1]!;
+            const src = stack[stack.length - 2]!;
+            const length = stack[stack.length - 3]!;
+            use(3 + 3 * Math.ceil(num(length) / 32) + mem.expand(src, length) + mem.expand(dst, length));
+            stack.length -= 3;
+            if (length !== 0n) {
+              mem.ensure();
+              mem.buf.copyWithin(Number(dst), Number(src), Number(src) + Number(length));
+            }
+            break;
+          }
+          case 0x5f:
+            use(2);
+            push(0n);
+            break;
+          case 0xa0:
+          case 0xa1:
+          case 0xa2:
+          case 0xa3:
+          case 0xa4: {
+            if (isStatic) throw new Halt(Errors.STATIC);
+            need(2);
+            const offset = stack[stack.length - 1]!;
+            const length = stack[stack.length - 2]!;
+            const topics = op - 0xa0;
+            use(375 + 375 * topics + mem.expand(offset, length) + 8 * num(length));
+            need(2 + topics);
+            stack.length -= 2;
+            const t: bigint[] = [];
+            for (let i = 0; i < topics; i++) t.push(stack.pop()!);
+            world.addLog({ address: message.address, topics: t, data: mem.read(Number(offset & 0xffffffffn), Number(length & 0xffffffffn)) });
+            break;
+          }
+          case 0xf0:
+          case 0xf5: {
+            const isCreate2 = op === 0xf5;
+            need(isCreate2 ? 4 : 3);
+            if (isStatic) throw new Halt(Errors.STATIC);
+            const value = stack[stack.length - 1]!;
+            const offset = stack[stack.length - 2]!;
+            const length = stack[stack.length - 3]!;
+            const words = Math.ceil(num(length) / 32);
+            use(32000 + mem.expand(offset, length) + 2 * words + (isCreate2 ? 6 * words : 0));
+            const childGas = gas - Math.floor(gas / 64);
+            stack.length -= 3;
+            const salt = isCreate2 ? stack.pop()! : 0n;
+            if (length > BigInt(MAX_INITCODE)) throw new Halt(Errors.INITCODE_SIZE);
+            const initCode = mem.read(Number(offset & 0xffffffffn), Number(length));
+            if (initCode.length >= 2 && initCode[0] === 0xef && initCode[1] === 0x00) throw new Unsupported('EOF init code');
+            returnData = EMPTY;
+            if (message.depth >= DEPTH_LIMIT || self.balance < value || self.nonce >= TWO64M1) {
+              push(0n);
+              break;
+            }
+            const selfBytes = addressBytes(message.address);
+            const address = bytesToBig(
+              isCreate2 ? generateAddress2(selfBytes, setLengthLeft(bigIntToBytes(salt), 32), initCode) : generateAddress(selfBytes, bigIntToBytes(self.nonce)),
+            );
+            world.setNonce(self, self.nonce + 1n);
+            gas -= childGas;
+            const result = yield* this.execute({
+              kind: isCreate2 ? 'CREATE2' : 'CREATE',
+              caller: message.address,
+              address,
+              codeAddress: address,
+              value,
+              transfer: true,
+              data: EMPTY,
+              initCode,
+              gas: childGas,
+              depth: message.depth + 1,
+              isStatic: false,
+            });
+            gas += result.gasLeft;
+            returnData = result.error === Errors.REVERT ? result.output : EMPTY;
+            push(result.error === undefined ? address : 0n);
+            break;
+          }
+          case 0xf1:
+          case 0xf2:
+          case 0xf4:
+          case 0xfa: {
+            const hasValue = op === 0xf1 || op === 0xf2;
+            need(hasValue ? 7 : 6);
+            const top = stack.length - 1;
+            const gasArg = stack[top]!;
+            const to = stack[top - 1]! & ADDR;
+            const value = hasValue ? stack[top - 2]! : 0n;
+            const k = hasValue ? 3 : 2;
+            const inOffset = stack[top - k]!;
+            const inLength = stack[top - k - 1]!;
+            const outOffset = stack[top - k - 2]!;
+            const outLength = stack[top - k - 3]!;
+            if (op === 0xf1 && isStatic && value !== 0n) throw new Halt(Errors.STATIC);
+            let cost = mem.expand(inOffset, inLength);
+            cost += mem.expand(outOffset, outLength);
+            cost += accessCost(to);
+            if (value !== 0n) cost += 9000;
+            if (op === 0xf1 && value !== 0n && world.isEmpty(world.get(to))) cost += 25000;
+            if (!env.precompiles.has(to) && isDelegation(world.code(world.get(to)))) throw new Unsupported('EIP-7702 delegated code');
+            use(cost);
+            const allowed = gas - Math.floor(gas / 64);
+            let childGas = gasArg < BigInt(allowed) ? Number(gasArg) : allowed;
+            stack.length -= hasValue ? 7 : 6;
+            const data = mem.read(Number(inOffset & 0xffffffffn), num(inLength));
+            gas -= childGas;
+            if (value !== 0n) childGas += 2300;
+            returnData = EMPTY;
+            if (message.depth >= DEPTH_LIMIT || (hasValue && self.balance < value)) {
+              gas += childGas;
+              push(0n);
+              break;
+            }
+            const result = yield* this.execute({
+              kind: op === 0xf1 ? 'CALL' : op === 0xf2 ? 'CALLCODE' : op === 0xf4 ? 'DELEGATECALL' : 'STATICCALL',
+              caller: op === 0xf4 ? message.caller : message.address,
+              address: op === 0xf1 || op === 0xfa ? to : message.address,
+              codeAddress: to,
+              value: op === 0xf4 ? message.value : value,
+              transfer: hasValue,
+              data,
+              gas: childGas,
+              depth: message.depth + 1,
+              isStatic: isStatic || op === 0xfa,
+            });
+            gas += result.gasLeft;
+            returnData = result.error === undefined || result.error === Errors.REVERT ? result.output : EMPTY;
+            if (outLength !== 0n && returnData.length > 0) {
+              mem.ensure();
+              const n = Math.min(returnData.length, Number(outLength));
+              mem.buf.set(returnData.subarray(0, n), Number(outOffset));
+            }
+            push(result.error === undefined ? 1n : 0n);
+            break;
+          }
+          case 0xf3:
+          case 0xfd: {
+            need(2);
+            const offset = stack[stack.length - 1]!;
+            const length = stack[stack.length - 2]!;
+            use(mem.expand(offset, length));
+            const output = mem.read(Number(offset & 0xffffffffn), Number(length & 0xffffffffn));
+            throw new Halt(op === 0xf3 ? undefined : Errors.REVERT, output);
+          }
+          case 0xff: {
+            if (isStatic) throw new Halt(Errors.STATIC);
+            need(1);
+            const beneficiary = stack[stack.length - 1]! & ADDR;
+            const balance = self.balance;
+            let cost = 5000;
+            if (balance > 0n && world.isEmpty(world.get(beneficiary))) cost += 25000;
+            if (world.warmAddress(beneficiary)) cost += 2600;
+            use(cost);
+            stack.pop();
+            const toSelf = beneficiary === message.address;
+            if (!toSelf) {
+              const target = world.get(beneficiary);
+              world.setBalance(target, target.balance + balance);
+            }
+            if (toSelf ? world.created.has(message.address) : true) world.setBalance(self, 0n);
+            world.markDestructed(message.address);
+            throw new Halt(undefined);
+          }
+          default:
+            throw new Halt(Errors.INVALID_OPCODE);
+        }
+        pc++;
+      }
+      return { error: undefined, gasLeft: gas, output: EMPTY };
+    } catch (error) {
+      if (!(error instanceof Halt)) throw error;
+      if (error.error === undefined || error.error === Errors.REVERT) return { error: error.error, gasLeft: gas, output: error.output };
+      return { error: error.error, gasLeft: 0, output: EMPTY };
+    }
+  }
+}
+
+/** ethereumjs's text for a bad jump names the code hash, the address and the pc. */
+function invalidJump(code: Uint8Array, address: bigint, pc: number): string {
+  return `${Errors.INVALID_JUMP} at ${bytesToHex(keccak256(code))}/0x${address.toString(16).padStart(40, '0')}:${pc}`;
+}
+
+/** PUSH of up to 6 bytes as a number (exact in a double), then one BigInt. */
+function bytesToSmall(code: Uint8Array, start: number, n: number): bigint {
+  let v = 0;
+  for (let i = 0; i < n; i++) v = v * 256 + code[start + i]!;
+  return v < 256 ? SMALL[v]! : BigInt(v);
+}
+
+/** 0n..255n, allocated once. */
+const SMALL: bigint[] = Array.from({ length: 256 }, (_, i) => BigInt(i));
+
+export type { Account };

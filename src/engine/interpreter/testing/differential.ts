@@ -1,0 +1,258 @@
+// The differential fuzzer: one generated case (contracts, storage, a call or create transaction)
+// runs on the interpreter and on ethereumjs in the same process, over the same state; gas used,
+// refund, return data, error, logs, created address and the touched accounts' balances, nonces,
+// code and storage must be equal. ethereumjs is the reference.
+import { type Block, createBlock } from '@ethereumjs/block';
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { SimpleStateManager } from '@ethereumjs/statemanager';
+import { createVM, runTx, type VM } from '@ethereumjs/vm';
+import { impersonate } from '../../chain/transactionRequest.js';
+import { attachRecorder } from '../../record/createRecorder.js';
+import type { ExecutionRecord } from '../../record/types.js';
+import { runFastCall, type FastCallOutcome } from '../fastCall.js';
+import { type FrameHooks, type Message, type MessageResult, addressBytes } from '../interpreter.js';
+import { COINBASE, CONTRACTS, Rng, SENDER, generateProgram } from './programs.js';
+
+export interface FuzzVm {
+  vm: VM;
+  hardfork: string;
+}
+
+export async function createFuzzVm(hardfork: string = Hardfork.Prague): Promise<FuzzVm> {
+  const common = new Common({ chain: Mainnet, hardfork });
+  // An in-memory state manager without a trie: the same reads, none of the hashing.
+  return { vm: await createVM({ common, stateManager: new SimpleStateManager({ common }) }), hardfork };
+}
+
+export type CaseResult = { kind: 'equal'; restarts: number } | { kind: 'fallback'; reason: string } | { kind: 'mismatch'; seed: number; detail: string };
+
+function address(a: bigint): Address {
+  return new Address(addressBytes(a));
+}
+
+function word(v: bigint): Uint8Array {
+  return setLengthLeft(bigIntToBytes(v), 32);
+}
+
+function hex(b: Uint8Array | undefined): string {
+  return b === undefined ? 'undefined' : bytesToHex(b);
+}
+
+function randomBytes(rng: Rng, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = rng.chance(0.4) ? 0 : rng.int(256);
+  return out;
+}
+
+function buildBlock(rng: Rng, vm: VM): Block {
+  return createBlock(
+    {
+      header: {
+        number: 1000n + BigInt(rng.int(1000)),
+        timestamp: 1_700_000_000n + BigInt(rng.int(1000)),
+        gasLimit: 30_000_000n,
+        baseFeePerGas: rng.chance(0.5) ? 0n : BigInt(rng.int(20)),
+        coinbase: address(COINBASE),
+        mixHash: randomBytes(rng, 32),
+        excessBlobGas: 0n,
+        blobGasUsed: 0n,
+        parentBeaconBlockRoot: new Uint8Array(32),
+        requestsHash: vm.common.gteHardfork(Hardfork.Prague) ? new Uint8Array(32) : undefined,
+      },
+    },
+    { common: vm.common, setHardfork: false, skipConsensusFormatValidation: true },
+  );
+}
+
+function buildTx(rng: Rng, vm: VM, block: Block, data: Uint8Array, create: boolean): TypedTransaction {
+  const baseFee = block.header.baseFeePerGas ?? 0n;
+  const gasLimit = rng.pick([30_000n + BigInt(rng.int(40_000)), 100_000n, 300_000n, 1_000_000n, 21_000n + BigInt(rng.int(60_000))]);
+  const value = rng.chance(0.7) ? 0n : BigInt(rng.int(10_000));
+  const to = create ? undefined : address(CONTRACTS[0]!);
+  const accessList = rng.chance(0.3) ? [{ address: bytesToHex(addressBytes(rng.pick(CONTRACTS))), storageKeys: [bytesToHex(word(BigInt(rng.int(4))))] }] : [];
+  const common = vm.common;
+  const tx = rng.chance(0.5)
+    ? createFeeMarket1559Tx(
+        { nonce: 0n, gasLimit, to, value, data, maxFeePerGas: baseFee + 3n + BigInt(rng.int(5)), maxPriorityFeePerGas: BigInt(rng.int(3)), accessList, chainId: common.chainId() },
+        { common, freeze: false },
+      )
+    : createLegacyTx({ nonce: 0n, gasLimit, to, value, data, gasPrice: baseFee + BigInt(rng.int(3)) }, { common, freeze: false });
+  return impersonate(tx, address(SENDER));
+}
+
+/** Runs case `seed`: sets the state up in a checkpoint, runs both engines, compares, reverts. */
+export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
+  const { vm } = fuzz;
+  const rng = new Rng(seed);
+  const sm = vm.stateManager;
+  await sm.checkpoint();
+  try {
+    await sm.putAccount(address(SENDER), new Account(BigInt(rng.int(5)), 10n ** 24n));
+    for (const c of CONTRACTS) {
+      if (rng.chance(0.1)) continue;
+      await sm.putAccount(address(c), new Account(1n, rng.chance(0.5) ? 0n : BigInt(rng.int(100_000))));
+      await sm.putCode(address(c), generateProgram(rng, 4 + rng.int(40)));
+      for (let slot = 0n; slot < 4n; slot++) if (rng.chance(0.5)) await sm.putStorage(address(c), word(slot), bigIntToBytes(BigInt(1 + rng.int(5))));
+    }
+    const block = buildBlock(rng, vm);
+    const create = rng.chance(0.15);
+    const data = create ? generateProgram(rng, 4 + rng.int(30)) : randomBytes(rng, rng.int(80));
+    const tx = buildTx(rng, vm, block, data, create);
+
+    let reason = '';
+    const frames: FastFrame[] = [];
+    const stack: FastFrame[] = [];
+    const hooks: FrameHooks = {
+      reset() {
+        frames.length = 0;
+        stack.length = 0;
+      },
+      enter(message) {
+        const frame: FastFrame = { message, result: undefined, from: stack.length ? stack[stack.length - 1]!.message.address : message.caller };
+        frames.push(frame);
+        stack.push(frame);
+      },
+      exit(_message, result) {
+        stack.pop()!.result = result;
+      },
+    };
+    const fast = await runFastCall({ vm, tx, from: address(SENDER), block, hooks, onFallback: (r) => (reason = r) });
+    await sm.checkpoint();
+    let detail: string | undefined;
+    try {
+      const recorder = attachRecorder(vm, { state: false, steps: undefined });
+      let record: ExecutionRecord | undefined;
+      const reference = await (async () => {
+        await recorder.start(tx, block);
+        const result = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
+        record = await recorder.finish(result);
+        return result;
+      })()
+        .catch((e: Error) => e)
+        .finally(() => recorder.detach());
+      if (fast === undefined) return { kind: 'fallback', reason };
+      if (reference instanceof Error) detail = `ethereumjs threw ${reference.message}`;
+      else detail = (await compare(vm, fast, reference)) ?? compareFrames(frames, record!);
+    } finally {
+      await sm.revert();
+    }
+    if (detail !== undefined) return { kind: 'mismatch', seed, detail };
+    return { kind: 'equal', restarts: fast!.restarts };
+  } finally {
+    await sm.revert();
+  }
+}
+
+type Reference = Awaited<ReturnType<typeof runTx>>;
+
+interface FastFrame {
+  message: Message;
+  /** The parent frame's executing account (the sender for the root). */
+  from: bigint;
+  result: MessageResult | undefined;
+}
+
+/** The interpreter's frames against the recorder's (frames that started, in order). */
+function compareFrames(fast: FastFrame[], record: ExecutionRecord): string | undefined {
+  const reference = record.frames.filter((f) => f.started && f.kind !== 'SELFDESTRUCT');
+  if (reference.length !== fast.length) return `frame count ${fast.length} vs ${reference.length}`;
+  for (let i = 0; i < fast.length; i++) {
+    const { message, result, from } = fast[i]!;
+    const ref = reference[i]!;
+    const to = message.kind === 'CALLCODE' || message.kind === 'DELEGATECALL' ? message.codeAddress : message.address;
+    const mine = {
+      kind: message.kind,
+      depth: message.depth,
+      from: hex(addressBytes(from)),
+      to: hex(addressBytes(to)),
+      value: message.value,
+      gas: BigInt(message.gas),
+      gasUsed: BigInt(message.gas - result!.gasLeft),
+      input: hex(message.initCode ?? message.data),
+      output: hex(result!.error === undefined || result!.error === 'revert' ? result!.output : new Uint8Array(0)),
+      failed: result!.error !== undefined,
+      // ethereumjs's BN254 precompiles call a bad point "revert"; the recorder says precompileFailed.
+      reverted: result!.error === 'revert' && !ref.precompile,
+    };
+    const theirs = {
+      kind: ref.kind,
+      depth: ref.depth,
+      from: hex(ref.from),
+      to: hex(ref.to),
+      value: ref.value,
+      gas: ref.gas,
+      gasUsed: ref.gasUsed,
+      input: hex(ref.input),
+      output: hex(ref.output),
+      failed: ref.error !== undefined,
+      reverted: ref.error?.kind === 'revert',
+    };
+    for (const key of Object.keys(mine) as (keyof typeof mine)[]) {
+      if (mine[key] !== theirs[key]) return `frame ${i} ${key}: ${String(mine[key])} vs ${String(theirs[key])}`;
+    }
+  }
+  return undefined;
+}
+
+async function compare(vm: VM, fast: FastCallOutcome, ref: Reference): Promise<string | undefined> {
+  const diffs: string[] = [];
+  const ex = ref.execResult;
+  if (fast.error !== ex.exceptionError?.error) diffs.push(`error ${fast.error} vs ${ex.exceptionError?.error}`);
+  if (fast.gasUsed !== ref.totalGasSpent) diffs.push(`gasUsed ${fast.gasUsed} vs ${ref.totalGasSpent}`);
+  if (fast.gasRefund !== (ref.gasRefund ?? 0n)) diffs.push(`gasRefund ${fast.gasRefund} vs ${ref.gasRefund}`);
+  if (hex(fast.returnValue) !== hex(ex.returnValue)) diffs.push(`returnValue ${hex(fast.returnValue)} vs ${hex(ex.returnValue)}`);
+  const refCreated = ref.createdAddress && !ex.exceptionError ? bytesToBigInt(ref.createdAddress.bytes) : undefined;
+  if (fast.createdAddress !== refCreated) diffs.push(`createdAddress ${fast.createdAddress} vs ${refCreated}`);
+  const refLogs = (ex.logs ?? []).map(([a, topics, data]) => `${hex(a)}:${topics.map(hex).join(',')}:${hex(data)}`);
+  const fastLogs = fast.logs.map((l) => `${hex(addressBytes(l.address))}:${l.topics.map((t) => hex(word(t))).join(',')}:${hex(l.data)}`);
+  if (refLogs.join('|') !== fastLogs.join('|')) diffs.push(`logs ${fastLogs.join('|')} vs ${refLogs.join('|')}`);
+  const world = fast.world;
+  const sm = vm.stateManager;
+  for (const account of world.touched()) {
+    const a = account.address;
+    if (world.destructed.has(a) && world.created.has(a)) continue;
+    const refAccount = await sm.getAccount(address(a));
+    if (a !== SENDER && a !== COINBASE) {
+      if (account.balance !== (refAccount?.balance ?? 0n)) diffs.push(`balance of ${a.toString(16)}: ${account.balance} vs ${refAccount?.balance}`);
+      if (account.nonce !== (refAccount?.nonce ?? 0n)) diffs.push(`nonce of ${a.toString(16)}: ${account.nonce} vs ${refAccount?.nonce}`);
+    }
+    if (account.code !== undefined && refAccount !== undefined) {
+      const code = await sm.getCode(address(a));
+      if (hex(code) !== hex(account.code)) diffs.push(`code of ${a.toString(16)}: ${hex(account.code)} vs ${hex(code)}`);
+    }
+    const slots = new Set([...account.storage.keys(), ...account.original.keys()]);
+    for (const slot of slots) {
+      const value = world.sload(account, slot);
+      const raw = refAccount === undefined ? new Uint8Array(0) : await sm.getStorage(address(a), word(slot));
+      const refValue = raw.length === 0 ? 0n : bytesToBigInt(raw);
+      if (value !== refValue) diffs.push(`storage ${a.toString(16)}[${slot}]: ${value} vs ${refValue}`);
+    }
+  }
+  return diffs.length ? diffs.join('; ') : undefined;
+}
+
+/** Runs `count` cases from `firstSeed`; returns counts and the first mismatches. */
+export async function fuzz(fuzzVm: FuzzVm, firstSeed: number, count: number, maxMismatches = 10) {
+  let equal = 0;
+  let fallback = 0;
+  let restarts = 0;
+  const fallbackReasons = new Map<string, number>();
+  const mismatches: { seed: number; detail: string }[] = [];
+  for (let seed = firstSeed; seed < firstSeed + count; seed++) {
+    const result = await runCase(fuzzVm, seed);
+    if (result.kind === 'equal') {
+      equal++;
+      restarts += result.restarts;
+    } else if (result.kind === 'fallback') {
+      fallback++;
+      fallbackReasons.set(result.reason, (fallbackReasons.get(result.reason) ?? 0) + 1);
+    }
+    else {
+      mismatches.push({ seed: result.seed, detail: result.detail });
+      if (mismatches.length >= maxMismatches) break;
+    }
+  }
+  return { equal, fallback, fallbackReasons, restarts, mismatches };
+}
