@@ -45,7 +45,8 @@ export function decodeRevertReason(data: Uint8Array): string | undefined {
 
 /** geth's wording for an EVM halt reported by ethereumjs (other than revert). */
 export function evmErrorToGethText(error: string): string {
-  if (error === 'invalid JUMP') return 'invalid jump destination';
+  // ethereumjs appends where it happened: 'invalid JUMP at <code hash>/<address>:<pc>'.
+  if (error === 'invalid JUMP' || error.startsWith('invalid JUMP at ')) return 'invalid jump destination';
   if (error === 'code store out of gas') return 'contract creation code storage out of gas';
   if (error === 'code size to deposit exceeds maximum code size') return 'max code size exceeded';
   if (error === 'static state change') return 'write protection';

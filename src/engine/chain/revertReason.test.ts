@@ -1,0 +1,16 @@
+// geth's wording for ethereumjs's halts, including the located form ethereumjs gives an invalid jump.
+import { describe, expect, it } from 'vitest';
+import { evmErrorToGethText } from './revertReason.js';
+
+describe('evmErrorToGethText', () => {
+  it('behavior: an invalid jump is geth\'s "invalid jump destination", with or without ethereumjs\'s location', () => {
+    expect(evmErrorToGethText('invalid JUMP')).toBe('invalid jump destination');
+    expect(evmErrorToGethText('invalid JUMP at 0x1234abcd/0x5fbdb2315678afecb367f032d93f642f64180aa3:17')).toBe('invalid jump destination');
+  });
+
+  it('behavior: the other halts ethereumjs words differently map to geth; the rest pass unchanged', () => {
+    expect(evmErrorToGethText('code store out of gas')).toBe('contract creation code storage out of gas');
+    expect(evmErrorToGethText('static state change')).toBe('write protection');
+    expect(evmErrorToGethText('out of gas')).toBe('out of gas');
+  });
+});
