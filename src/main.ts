@@ -165,6 +165,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       db,
       logger: logger.child({ part: 'notify' }),
       tier: config.webhookTier,
+      retryWindowMs: config.webhookRetryWindowSec === undefined ? undefined : config.webhookRetryWindowSec * 1000,
       concurrency: config.webhookConcurrency,
       fetchTimeoutMs: config.webhookTimeoutMs,
       allowLoopbackUrls: !config.production,
