@@ -126,7 +126,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
       {page.data && page.data.data.length === 0 && <p class="empty">{status ? `No ${status} events.` : 'No deliveries yet. Events appear here as blocks with matching activity arrive; Test Webhook checks the URL now.'}</p>}
       {page.data && page.data.data.length > 0 && (
         <div class="table-wrap">
-          <table data-testid="delivery-log">
+          <table class="stack" data-testid="delivery-log">
             <thead>
               <tr>
                 <th>Event</th>
@@ -145,12 +145,12 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
                       {open === e.event_id ? '▾' : '▸'} <span class="mono">{e.event_id.slice(0, 18)}</span>
                     </button>
                   </td>
-                  <td>{timeAgo(e.created_at)}</td>
-                  <td>
+                  <td data-label="Created">{timeAgo(e.created_at)}</td>
+                  <td data-label="Status">
                     <span class={`badge ${statusClass(e.status)}`}>{e.status}</span>
                   </td>
-                  <td>{e.attempts}</td>
-                  <td>{e.last_status_code ?? e.last_error ?? '—'}</td>
+                  <td data-label="Attempts">{e.attempts}</td>
+                  <td data-label="Last answer">{e.last_status_code ?? e.last_error ?? '—'}</td>
                   <td>
                     {e.status === 'failed' && (
                       <button type="button" onClick={() => replay(e.event_id)}>
