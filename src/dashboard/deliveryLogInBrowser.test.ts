@@ -2,7 +2,8 @@
 // `tracehook start` whose retry window is shortened with --webhook-retry-window-sec: a listener
 // answering 500 leaves events failed past the window, every attempt shows its request headers, the
 // body and the answer; one event and then all failed events are replayed from the page and arrive;
-// the log filters by status, pages 20 at a time and is live; the URL and the addresses are edited.
+// the log filters by status, pages 20 at a time and is live; the URL, the addresses and an NFT
+// webhook's filters are edited in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { ACCOUNT1, ACCOUNT2, startDashboardHarness, type DashboardHarness } from './testing/dashboardHarness.js';
@@ -141,6 +142,25 @@ describe('delivery log in Chromium', { timeout: 60_000 }, () => {
     await h.page.getByText('Added 0, removed 1.').waitFor();
     await expect.poll(() => h.page.getByTestId('addresses').textContent()).toBe(ACCOUNT1);
     expect((await h.api('GET', `/webhook-addresses?webhook_id=${webhookId}`)).json.data).toEqual([ACCOUNT1]);
+  });
+
+  it('error: an NFT Activity webhook\'s filters are shown and edited in place; a bad line is refused at its field', async () => {
+    const NFT = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+    const created = await h.api('POST', '/create-webhook', { network: 'LOCAL', webhook_type: 'NFT_ACTIVITY', webhook_url: h.listener.url, nft_filters: [{ contract_address: NFT, token_id: '7' }], name: 'nft filters' });
+    const id = (created.json.data as { id: string }).id;
+    await h.page.goto(`${h.service.baseUrl}/#/webhooks/${id}`);
+    await expect.poll(() => h.page.getByTestId('nft-filters').textContent()).toBe(`${NFT},7`);
+    const add = h.page.getByLabel(/^Add filters/);
+    await add.fill(`${NFT},8\n${NFT},eight`);
+    await expect.poll(() => h.page.locator('#nft-add-bad').textContent()).toMatch(/line 2: .*token id is not a decimal or 0x number/);
+    expect(await h.page.getByRole('button', { name: 'Update filters' }).isDisabled()).toBe(true);
+    await add.fill(`${NFT},8`);
+    await h.page.getByLabel('Remove filters').fill(`${NFT},7`);
+    await h.page.getByRole('button', { name: 'Update filters' }).click();
+    await h.page.getByText('Added 1, removed 1.').waitFor();
+    await expect.poll(() => h.page.getByTestId('nft-filters').textContent()).toBe(`${NFT},8`);
+    expect((await h.api('GET', `/webhook-nft-filters?webhook_id=${id}`)).json.data).toEqual([{ contract_address: NFT, token_id: '8' }]);
+    await h.shot('webhook-detail-nft');
   });
 
   it('default: no script error and no Content-Security-Policy violation on any page visited above', () => {
