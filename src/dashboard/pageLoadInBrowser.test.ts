@@ -1,7 +1,7 @@
 // How long the main pages take to load in Debian's Chromium, at a laptop's and a phone's width,
 // each from a blank tab to its content on screen (the data from the API included), with a
-// screenshot of each (.screenshots/<page>-<laptop|phone>.png) and, on the phone, nothing cut off
-// at the right (no sideways scroll of the page or of a table).
+// screenshot of each (.screenshots/<page>-<laptop|phone>.png), every field labelled, and on the
+// phone nothing cut off at the right (no sideways scroll of the page or of a table).
 // The figures are printed; the bound is generous for two shared cores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
@@ -64,6 +64,11 @@ describe('page load in Chromium', { timeout: 90_000 }, () => {
           figures.push(`${target.name} ${m.readyMs} ms (load event ${m.loadEventMs} ms, ${m.kib} KiB)`);
           await h.shot(`${target.name}-${size}`, page);
           expect(m.readyMs, `${target.name} at ${size} width`).toBeLessThan(LOAD_BOUND_MS);
+          // Every field has a label and every button a name a screen reader can say.
+          const unnamed = await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button')]
+            .filter((el) => el.type !== 'hidden' && !(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby') && !(el.tagName === 'BUTTON' && el.textContent.trim()))
+            .map((el) => el.outerHTML.slice(0, 80))`);
+          expect([target.name, unnamed]).toEqual([target.name, []]);
           if (size === 'phone') {
             expect([target.name, await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')]).toEqual([target.name, true]);
             // Nor inside a scrolled box: every cell, link, button and field is in view across.
