@@ -265,6 +265,16 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     const scrollMs = Date.now() - started;
     await tree.locator('[data-frame="0.9999"]').click();
     expect(await page.getByTestId('frame-details').textContent()).toContain(ACCOUNT1);
+    // The keyboard walks the rows, drawing and scrolling to the ones out of view.
+    const focused = () => page.evaluate('document.activeElement.getAttribute("data-frame")');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe('0.9998');
+    await page.keyboard.press('Home');
+    await expect.poll(focused).toBe('0');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('0.0');
+    await page.keyboard.press('End');
+    await expect.poll(focused).toBe('0.9999');
     // Generous bounds (two shared cores); the figures are printed for the report.
     console.log(`10,001-frame trace: traced and drawn in ${traceMs} ms, expand all ${expandMs} ms, scroll to the end ${scrollMs} ms`);
     expect(expandMs).toBeLessThan(3_000);
