@@ -6,6 +6,7 @@
 // webhook's filters are edited in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
+import { startTestListener } from '../notify/testing/testListener.js';
 import { ACCOUNT1, ACCOUNT2, startDashboardHarness, type DashboardHarness } from './testing/dashboardHarness.js';
 
 let h: DashboardHarness;
@@ -19,7 +20,7 @@ const eventIds = async () => ((await h.api('GET', `/webhook-events?webhook_id=${
 
 beforeAll(async () => {
   h = await startDashboardHarness({
-    args: ['--webhook-retry-window-sec', '2'],
+    args: ['--webhook-retry-window-sec', '2', '--webhook-timeout-ms', '1000'],
     respond: () => (healthy ? { status: 200, body: '{"received":true}' } : { status: 500, body: 'listener database down' }),
   });
   await h.signIn();
@@ -161,6 +162,25 @@ describe('delivery log in Chromium', { timeout: 60_000 }, () => {
     await expect.poll(() => h.page.getByTestId('nft-filters').textContent()).toBe(`${NFT},8`);
     expect((await h.api('GET', `/webhook-nft-filters?webhook_id=${id}`)).json.data).toEqual([{ contract_address: NFT, token_id: '8' }]);
     await h.shot('webhook-detail-nft');
+  });
+
+  it('error: Test Webhook against a listener slower than --webhook-timeout-ms says it timed out; nothing is saved', async () => {
+    const slow = await startTestListener(() => ({ status: 200, delayMs: 3_000 }));
+    try {
+      const url = h.page.getByLabel('Webhook URL');
+      const before = await url.inputValue();
+      await url.fill(slow.url);
+      await h.page.getByRole('button', { name: 'Test Webhook' }).click();
+      const result = h.page.getByTestId('test-result');
+      await expect.poll(() => result.textContent(), { timeout: 5_000 }).toMatch(/^No answer: timed out after 1000 ms/);
+      expect(await result.locator('.error').count()).toBe(1);
+      expect(slow.requests).toHaveLength(1);
+      await url.fill(before);
+      const saved = (await h.api('GET', '/team-webhooks')).json.data as { webhook_url: string }[];
+      expect(saved.some((w) => w.webhook_url === slow.url)).toBe(false);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('default: no script error and no Content-Security-Policy violation on any page visited above', () => {

@@ -63,6 +63,8 @@ export interface Notifier {
   readonly clock: Clock;
   readonly tier: WebhookTier;
   readonly retryWindowMs: number;
+  /** Deadline of one attempt (also of the dashboard's Test Webhook). */
+  readonly fetchTimeoutMs: number;
   /** Starts the delivery loop. */
   start(): void;
   /** Graceful: stops claiming, lets attempts in flight finish (up to the attempt timeout), releases leases. */
@@ -122,6 +124,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     clock,
     tier,
     retryWindowMs,
+    fetchTimeoutMs,
     start: () => worker.start(),
     stop: () => worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 }),
     wake: () => worker.wake(),
