@@ -3,7 +3,7 @@
 // answering 500 leaves events failed past the window, every attempt shows its request headers, the
 // body and the answer; one event and then all failed events are replayed from the page and arrive;
 // the log filters by status, pages 20 at a time and is live; the URL, the addresses and an NFT
-// webhook's filters are edited in place.
+// webhook's filters are edited in place; Test Webhook gives up at --webhook-timeout-ms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { startTestListener } from '../notify/testing/testListener.js';
