@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { startTestListener } from '../notify/testing/testListener.js';
-import { ACCOUNT1, ACCOUNT2, startDashboardHarness, type DashboardHarness } from './testing/dashboardHarness.js';
+import { ACCOUNT1, ACCOUNT2, LAPTOP, PHONE, cutOffAtRight, startDashboardHarness, type DashboardHarness } from './testing/dashboardHarness.js';
 
 let h: DashboardHarness;
 let healthy = false;
@@ -61,6 +61,11 @@ describe('delivery log in Chromium', { timeout: 60_000 }, () => {
       for (const [name, value] of Object.entries(headers)) expect([name, received.headers[name.toLowerCase()]]).toEqual([name, value]);
     }
     await h.shot('delivery-log-failed');
+    // On a phone the attempts stack and nothing is cut off at the right.
+    await h.page.setViewportSize(PHONE);
+    expect(await cutOffAtRight(h.page)).toEqual([]);
+    await h.shot('delivery-log-failed-phone');
+    await h.page.setViewportSize(LAPTOP);
   });
 
   it('behavior: the failed filter lists only failed events; replaying one from the page delivers it, and its open attempt list shows the 200 live', async () => {

@@ -5,7 +5,7 @@
 // The figures are printed; the bound is generous for two shared cores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ACCOUNT1, LAPTOP, PHONE, startDashboardHarness, type DashboardHarness } from './testing/dashboardHarness.js';
+import { ACCOUNT1, LAPTOP, PHONE, cutOffAtRight, startDashboardHarness, type DashboardHarness } from './testing/dashboardHarness.js';
 
 const LOAD_BOUND_MS = 2_000;
 
@@ -72,9 +72,7 @@ describe('page load in Chromium', { timeout: 90_000 }, () => {
           if (size === 'phone') {
             expect([target.name, await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')]).toEqual([target.name, true]);
             // Nor inside a scrolled box: every cell, link, button and field is in view across.
-            const cut = await page.evaluate(`[...document.querySelectorAll('main td, main a, main button, main input, main select, main textarea')]
-              .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.tagName + ' ' + el.textContent.slice(0, 30))`);
-            expect([target.name, cut]).toEqual([target.name, []]);
+            expect([target.name, await cutOffAtRight(page)]).toEqual([target.name, []]);
           }
         }
       } finally {

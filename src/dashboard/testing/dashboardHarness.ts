@@ -42,6 +42,12 @@ export interface DashboardHarness {
   close(): Promise<void>;
 }
 
+/** What on the page reaches past the right edge of the window (page or box scrolled sideways); [] when nothing. */
+export function cutOffAtRight(page: Page): Promise<string[]> {
+  return page.evaluate(`[...document.querySelectorAll('main td, main a, main button, main input, main select, main textarea, main pre')]
+    .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.tagName + ' ' + el.textContent.slice(0, 30))`);
+}
+
 export function contract(name: string): { abi: Abi; bytecode: Hex } {
   const built = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'contracts', 'build', `${name}.json`), 'utf8')) as { abi: Abi; bytecode: string };
   return { abi: built.abi, bytecode: (built.bytecode.startsWith('0x') ? built.bytecode : `0x${built.bytecode}`) as Hex };
