@@ -182,6 +182,7 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     await row.getByRole('button', { name: 'Usage' }).click();
     await expect.poll(() => page.getByText(/requests, \d+ compute units in the last 30 days/).textContent()).toMatch(/^1 requests, 10 compute units/);
     expect(await page.getByRole('img', { name: /^Compute units per day: \d{4}-\d\d-\d\d 10$/ }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: /^Requests per day: \d{4}-\d\d-\d\d 1$/ }).count()).toBe(1);
     expect(await page.getByRole('cell', { name: 'eth_blockNumber', exact: true }).count()).toBe(1);
     await shot('keys');
     await row.getByRole('button', { name: 'Revoke' }).click();
@@ -270,11 +271,11 @@ describe('dashboard in Chromium', { timeout: 60_000 }, () => {
     // The keyboard walks the rows, drawing and scrolling to the ones out of view.
     const focused = () => page.evaluate('document.activeElement.getAttribute("data-frame")');
     await page.keyboard.press('ArrowUp');
-    expect(await focused()).toBe('0.9998');
+    await expect.poll(focused).toBe('0.9998');
     await page.keyboard.press('Home');
     await expect.poll(focused).toBe('0');
     await page.keyboard.press('ArrowDown');
-    expect(await focused()).toBe('0.0');
+    await expect.poll(focused).toBe('0.0');
     await page.keyboard.press('End');
     await expect.poll(focused).toBe('0.9999');
     // Generous bounds (two shared cores); the figures are printed for the report.
