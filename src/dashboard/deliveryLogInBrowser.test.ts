@@ -156,6 +156,9 @@ describe('delivery log in Chromium', { timeout: 60_000 }, () => {
     const id = (created.json.data as { id: string }).id;
     await h.page.goto(`${h.service.baseUrl}/#/webhooks/${id}`);
     await expect.poll(() => h.page.getByTestId('nft-filters').textContent()).toBe(`${NFT},7`);
+    // Straight from the other webhook's page: its forms hold this webhook's values, not the last one's.
+    expect([await h.page.getByLabel('Webhook URL').inputValue(), await h.page.getByLabel('Name', { exact: true }).inputValue()]).toEqual([h.listener.url, 'nft filters']);
+    expect(await h.page.getByText('Saved.').count()).toBe(0);
     const add = h.page.getByLabel(/^Add filters/);
     await add.fill(`${NFT},8\n${NFT},eight`);
     await expect.poll(() => h.page.locator('#nft-add-bad').textContent()).toMatch(/line 2: .*token id is not a decimal or 0x number/);
