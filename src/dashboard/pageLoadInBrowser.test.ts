@@ -23,6 +23,7 @@ const pages: MainPage[] = [
   { name: 'sign-in', hash: '', ready: (p) => p.getByLabel('Auth token') },
   { name: 'webhooks', hash: '#/webhooks', ready: (p) => p.getByRole('link', { name: 'load-test listener' }) },
   { name: 'webhook-detail', hash: '', ready: (p) => p.getByTestId('delivery-log').getByText('succeeded') },
+  { name: 'webhook-create', hash: '#/webhooks/new', ready: (p) => p.getByLabel('Webhook URL') },
   { name: 'keys', hash: '#/keys', ready: (p) => p.getByTestId('keys').locator('tbody tr').first() },
   { name: 'trace-explorer', hash: '#/trace', ready: (p) => p.getByLabel('Transaction hash') },
 ];
@@ -31,7 +32,7 @@ beforeAll(async () => {
   h = await startDashboardHarness();
   const created = await h.api('POST', '/create-webhook', { network: 'LOCAL', webhook_type: 'ADDRESS_ACTIVITY', webhook_url: h.listener.url, addresses: [ACCOUNT1], name: 'load-test listener' });
   webhookId = (created.json.data as { id: string }).id;
-  pages[2]!.hash = `#/webhooks/${webhookId}`;
+  pages.find((p) => p.name === 'webhook-detail')!.hash = `#/webhooks/${webhookId}`;
   await h.send({ to: ACCOUNT1, value: '0x1' });
   await h.listener.waitFor((rs) => rs.some((r) => r.status === 200), 20_000);
 }, 120_000);
