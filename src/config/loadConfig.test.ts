@@ -55,6 +55,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ flags: { traceTimeoutMaxMs: 2 ** 31 }, env: {} })).toThrow(/invalid option traceTimeoutMaxMs/);
   });
 
+  it('args: the webhook retry window is the tier\'s unless given, in whole seconds from 1 s to 7 days', () => {
+    expect(loadConfig({ flags: {}, env: {} }).webhookRetryWindowSec).toBeUndefined();
+    expect(loadConfig({ flags: {}, env: { TRACEHOOK_WEBHOOK_RETRY_WINDOW_SEC: '3' } }).webhookRetryWindowSec).toBe(3);
+    expect(() => loadConfig({ flags: { webhookRetryWindowSec: 0 }, env: {} })).toThrow(/invalid option webhookRetryWindowSec/);
+    expect(() => loadConfig({ flags: { webhookRetryWindowSec: 8 * 24 * 3600 }, env: {} })).toThrow(/invalid option webhookRetryWindowSec/);
+  });
+
   it('default: names derive from the key', () => {
     expect(envName('dataDir')).toBe('TRACEHOOK_DATA_DIR');
     expect(flagName('devApiKey')).toBe('--dev-api-key');

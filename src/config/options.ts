@@ -69,6 +69,7 @@ export const optionDefs = [
   { key: 'production', kind: 'bool', group: 'webhooks', default: false, description: 'production mode: refuse webhook URLs on loopback/private/link-local/metadata addresses' },
   { key: 'webhookAllowList', arg: 'hosts', kind: 'list', group: 'webhooks', default: [], description: 'hosts or CIDRs allowed as webhook targets even in production mode' },
   { key: 'webhookTier', arg: 'tier', kind: 'string', group: 'webhooks', default: 'enterprise', description: 'tier of the auth token for webhooks: free or payg (5/100 webhooks, 10-minute retries) or enterprise (unlimited, 1-hour retries)' },
+  { key: 'webhookRetryWindowSec', arg: 'seconds', kind: 'int', group: 'webhooks', description: 'how long a failing webhook delivery keeps being retried (back-off with jitter, starting at 1 s) before it is marked failed and waits for a replay; default the tier\'s (600 free/payg, 3600 enterprise); a few seconds suit local development and tests' },
   { key: 'webhookConcurrency', arg: 'n', kind: 'int', group: 'webhooks', default: 32, description: 'webhook delivery attempts in flight at once' },
   { key: 'webhookTimeoutMs', arg: 'ms', kind: 'int', group: 'webhooks', default: 10_000, description: 'timeout of one webhook delivery attempt' },
 ] as const satisfies readonly OptionDef[];
@@ -125,6 +126,7 @@ export const ServiceConfig = z.object({
   webhookTier: z.enum(['free', 'payg', 'enterprise']),
   role: z.enum(['all', 'gateway', 'worker', 'follower']),
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'redisUrl must be a redis:// URL' }).optional(),
+  webhookRetryWindowSec: z.number().int().min(1).max(7 * 24 * 3600).optional(),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
   // The message never repeats the URL: it may hold credentials.

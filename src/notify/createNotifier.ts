@@ -78,6 +78,8 @@ export interface Notifier {
   readonly clock: Clock;
   readonly tier: WebhookTier;
   readonly retryWindowMs: number;
+  /** Deadline of one attempt (also of the dashboard's Test Webhook). */
+  readonly fetchTimeoutMs: number;
   /** Starts the delivery loop. */
   start(): void;
   /** Graceful: stops claiming, lets attempts in flight finish (up to the attempt timeout), releases leases. */
@@ -141,6 +143,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     clock,
     tier,
     retryWindowMs,
+    fetchTimeoutMs,
     start() {
       worker.start();
       unsubscribe ??= options.wakeChannel?.subscribe(() => worker.wake());

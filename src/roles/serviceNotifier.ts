@@ -22,6 +22,7 @@ export async function createServiceNotifier(config: ServiceConfig, db: SqlDataba
     db,
     logger: logger.child({ part: 'notify' }),
     tier: config.webhookTier,
+    retryWindowMs: config.webhookRetryWindowSec === undefined ? undefined : config.webhookRetryWindowSec * 1000,
     concurrency: config.webhookConcurrency,
     fetchTimeoutMs: config.webhookTimeoutMs,
     allowLoopbackUrls: !config.production,

@@ -1,6 +1,7 @@
 // The collapsible call tree. Only the rows in view are in the DOM (fixed row height, a spacer for
-// the rest), so a trace of 10,000+ frames scrolls and expands as fast as a small one.
-import { useMemo, useState } from 'preact/hooks';
+// the rest), so a trace of 10,000+ frames scrolls and expands as fast as a small one. Keyboard:
+// up/down/Home/End move between rows (scrolling them into view), right/left open and close.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { allIds, countFrames, formatGas, formatValue, idsToDepth, visibleRows, type Frame, type Row } from './traceModel';
 
 const ROW_PX = 28;
@@ -55,6 +56,22 @@ export function CallTree({ root }: { root: Frame }) {
   const rows = useMemo(() => visibleRows(root, expanded), [root, expanded]);
   const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_PX) + OVERSCAN);
+  const treeRef = useRef<HTMLDivElement | null>(null);
+  const [focusId, setFocusId] = useState<string>();
+  // The row to focus may only be drawn in the render that follows the scroll.
+  useEffect(() => {
+    if (focusId) treeRef.current?.querySelector<HTMLElement>(`[data-frame="${focusId}"]`)?.focus();
+  }, [focusId]);
+  const moveFocus = (index: number) => {
+    const el = treeRef.current;
+    const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+    if (!el || !row) return;
+    const top = rows.indexOf(row) * ROW_PX;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_PX > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_PX - el.clientHeight;
+    setScrollTop(el.scrollTop);
+    setFocusId(row.id);
+  };
   const toggle = (id: string) => {
     const next = new Set(expanded);
     if (next.has(id)) next.delete(id);
@@ -80,13 +97,14 @@ export function CallTree({ root }: { root: Frame }) {
         aria-label="Call tree"
         data-testid="call-tree"
         ref={(el) => {
+          treeRef.current = el;
           if (el && el.clientHeight && el.clientHeight !== height) setHeight(el.clientHeight);
         }}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
         <div style={{ height: `${rows.length * ROW_PX}px`, position: 'relative' }}>
           <div style={{ transform: `translateY(${first * ROW_PX}px)` }}>
-            {rows.slice(first, last).map((row) => (
+            {rows.slice(first, last).map((row, i) => (
               <div
                 key={row.id}
                 role="treeitem"
@@ -100,7 +118,11 @@ export function CallTree({ root }: { root: Frame }) {
                 onClick={() => setSelected(row)}
                 onKeyDown={(e) => {
                   // Enter shows the row's details; right and left arrows open and close a frame.
-                  if (e.key === 'Enter') setSelected(row);
+                  const moves: Record<string, number> = { ArrowDown: first + i + 1, ArrowUp: first + i - 1, Home: 0, End: rows.length - 1 };
+                  if (e.key in moves) {
+                    e.preventDefault();
+                    moveFocus(moves[e.key]!);
+                  } else if (e.key === 'Enter') setSelected(row);
                   else if (row.kind === 'frame' && row.hasChildren && (e.key === 'ArrowRight') !== expanded.has(row.id) && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) toggle(row.id);
                 }}
               >

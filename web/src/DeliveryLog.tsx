@@ -1,7 +1,7 @@
 // A webhook's delivery log: its events newest first with their state, filtered by status, a page
-// at a time (the API's cursor), live on the first page; each event opens to its attempts (status,
-// latency, error, start of the answer) and the exact body sent. Failed events can be replayed one
-// by one or all at once.
+// at a time (the API's cursor), live on the first page; each event opens to the exact body sent
+// and its attempts (status, latency, the request headers as sent, the answer). Failed events can
+// be replayed one by one or all at once.
 import { useState } from 'preact/hooks';
 import { get, post, query } from './api';
 import { statusClass, timeAgo } from './format';
@@ -10,54 +10,72 @@ import type { Attempt, Page, WebhookEvent } from './types';
 
 const PAGE_SIZE = 20;
 
+const ATTEMPTS_SHOWN = 50;
+
+/** `Name: value` lines, as they went on the wire. */
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+
+function AttemptItem({ attempt: a }: { attempt: Attempt }) {
+  const ok = a.status_code === 200;
+  return (
+    <li class="attempt" data-testid="attempt">
+      <div class="row">
+        <strong>{new Date(a.attempted_at).toLocaleTimeString()}</strong>
+        <span class={ok ? 'ok' : 'bad'}>{a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`}</span>
+        <span class="hint">
+          {a.latency_ms} ms · {a.outcome}
+          {a.first_attempt ? ' · first attempt' : ''}
+        </span>
+      </div>
+      <div class="grid2">
+        <div>
+          <h4>Request headers</h4>
+          {a.request_headers ? <pre data-testid="request-headers">{headerLines(a.request_headers)}</pre> : <p class="hint">Not recorded (attempt logged before headers were kept).</p>}
+        </div>
+        <div>
+          <h4>Answer</h4>
+          {a.error && <p class="bad">{a.error}</p>}
+          {a.response_body ? <pre data-testid="answer">{a.response_body}</pre> : !a.error && <p class="hint">Empty body.</p>}
+        </div>
+      </div>
+    </li>
+  );
+}
+
 function EventDetail({ webhookId, event }: { webhookId: string; event: WebhookEvent }) {
   const detail = usePoll(
     async () => {
       const [attempts, full] = await Promise.all([
-        get<Page<Attempt>>(`/webhook-deliveries${query({ webhook_id: webhookId, event_id: event.event_id, limit: 50 })}`),
+        get<Page<Attempt>>(`/webhook-deliveries${query({ webhook_id: webhookId, event_id: event.event_id, limit: ATTEMPTS_SHOWN })}`),
         get<{ data: WebhookEvent }>(`/webhook-event${query({ webhook_id: webhookId, event_id: event.event_id })}`),
       ]);
-      return { attempts: attempts.data, body: full.data.body };
+      return { attempts: attempts.data, more: Boolean(attempts.pagination.cursors.after), body: full.data.body };
     },
     0,
-    [event.event_id, event.attempts],
+    // Reloaded whenever the list's poll sees another attempt, so a retry or replay shows here live.
+    [event.event_id, event.attempts, event.status],
   );
   if (detail.error) return <p class="error">{detail.error}</p>;
   if (!detail.data) return <p aria-busy="true">Loading…</p>;
   return (
-    <div>
-      <h3 class="hint">Attempts</h3>
+    <div data-testid="event-detail">
+      <h3 class="hint">Body sent (the same bytes on every attempt)</h3>
+      <pre data-testid="body-sent">{detail.data.body}</pre>
+      <h3 class="hint">
+        Attempts, newest first{detail.data.more ? ` (the latest ${ATTEMPTS_SHOWN})` : ''}
+      </h3>
       {detail.data.attempts.length === 0 ? (
         <p class="hint">No attempt yet.</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>Time</th>
-              <th>Status</th>
-              <th>Latency</th>
-              <th>Outcome</th>
-              <th>Answer</th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.data.attempts.map((a) => (
-              <tr key={a.attempt_id}>
-                <td>{new Date(a.attempted_at).toLocaleTimeString()}</td>
-                <td class={a.status_code && a.status_code < 300 ? 'ok' : 'bad'}>{a.status_code ?? 'no answer'}</td>
-                <td>{a.latency_ms} ms</td>
-                <td>{a.outcome}</td>
-                <td>
-                  {a.error && <div class="bad">{a.error}</div>}
-                  {a.response_body && <pre>{a.response_body}</pre>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ol class="attempts">
+          {detail.data.attempts.map((a) => (
+            <AttemptItem key={a.attempt_id} attempt={a} />
+          ))}
+        </ol>
       )}
-      <h3 class="hint">Body sent</h3>
-      <pre>{detail.data.body}</pre>
     </div>
   );
 }
@@ -108,7 +126,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
       {page.data && page.data.data.length === 0 && <p class="empty">{status ? `No ${status} events.` : 'No deliveries yet. Events appear here as blocks with matching activity arrive; Test Webhook checks the URL now.'}</p>}
       {page.data && page.data.data.length > 0 && (
         <div class="table-wrap">
-          <table data-testid="delivery-log">
+          <table class="stack" data-testid="delivery-log">
             <thead>
               <tr>
                 <th>Event</th>
@@ -127,12 +145,12 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
                       {open === e.event_id ? '▾' : '▸'} <span class="mono">{e.event_id.slice(0, 18)}</span>
                     </button>
                   </td>
-                  <td>{timeAgo(e.created_at)}</td>
-                  <td>
+                  <td data-label="Created">{timeAgo(e.created_at)}</td>
+                  <td data-label="Status">
                     <span class={`badge ${statusClass(e.status)}`}>{e.status}</span>
                   </td>
-                  <td>{e.attempts}</td>
-                  <td>{e.last_status_code ?? e.last_error ?? '—'}</td>
+                  <td data-label="Attempts">{e.attempts}</td>
+                  <td data-label="Last answer">{e.last_status_code ?? e.last_error ?? '—'}</td>
                   <td>
                     {e.status === 'failed' && (
                       <button type="button" onClick={() => replay(e.event_id)}>

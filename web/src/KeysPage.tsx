@@ -87,7 +87,7 @@ export function KeysPage() {
       {keys.data && keys.data.length === 0 && <p class="empty">No API keys yet: create one above and use it in /v2/&lt;key&gt;.</p>}
       {keys.data && keys.data.length > 0 && (
         <div class="table-wrap">
-          <table data-testid="keys">
+          <table class="stack" data-testid="keys">
             <thead>
               <tr>
                 <th>Name</th>
@@ -102,12 +102,12 @@ export function KeysPage() {
             <tbody>
               {keys.data.map((k) => [
                 <tr key={k.id}>
-                  <td>{k.name}</td>
-                  <td class="mono">{k.key_prefix}…</td>
-                  <td>{k.tier}</td>
-                  <td class="mono">{k.allowed_origins?.join(' ') ?? 'any'}</td>
-                  <td>{timeAgo(k.last_used_at)}</td>
-                  <td>{k.active ? <span class="badge ok">active</span> : <span class="badge bad">revoked</span>}</td>
+                  <td data-label="Name">{k.name}</td>
+                  <td data-label="Key" class="mono">{k.key_prefix}…</td>
+                  <td data-label="Tier">{k.tier}</td>
+                  <td data-label="Origins" class="mono">{k.allowed_origins?.join(' ') ?? 'any'}</td>
+                  <td data-label="Last used">{timeAgo(k.last_used_at)}</td>
+                  <td data-label="State">{k.active ? <span class="badge ok">active</span> : <span class="badge bad">revoked</span>}</td>
                   <td class="row">
                     <button type="button" aria-expanded={usageOf === k.id} onClick={() => setUsageOf(usageOf === k.id ? undefined : k.id)}>
                       Usage

@@ -1,11 +1,13 @@
 // One webhook: state with pause/resume, edit of URL and name, Test Webhook on the URL in the form,
-// the signing key, addresses (Address Activity), the delivery log, and delete with confirmation.
+// the signing key, addresses (Address Activity) or NFT filters (NFT Activity), the delivery log,
+// and delete with confirmation.
 import { useEffect, useState } from 'preact/hooks';
 import { api, get, post, query } from './api';
 import { BadLines } from './BadLines';
 import { ConfirmButton } from './Confirm';
 import { DeliveryLog } from './DeliveryLog';
 import { FieldError, FormError } from './FieldError';
+import { NftFilters } from './NftFilters';
 import { SigningKey } from './SigningKey';
 import { TestWebhook } from './TestWebhook';
 import { TYPE_LABELS } from './format';
@@ -180,6 +182,7 @@ export function WebhookDetail({ id }: { id: string }) {
       <EditForm webhook={webhook} onSaved={setWebhook} />
       <SigningKey webhook={webhook} onRotated={setWebhook} />
       {webhook.webhook_type === 'ADDRESS_ACTIVITY' && <Addresses webhookId={webhook.id} />}
+      {webhook.webhook_type === 'NFT_ACTIVITY' && <NftFilters webhookId={webhook.id} />}
       <DeliveryLog webhookId={webhook.id} />
     </>
   );

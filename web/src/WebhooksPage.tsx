@@ -42,7 +42,7 @@ export function WebhooksPage() {
       )}
       {rows.data && rows.data.length > 0 && (
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th>Name / URL</th>
@@ -56,15 +56,15 @@ export function WebhooksPage() {
             <tbody>
               {rows.data.map(({ webhook: w, last, failed }) => (
                 <tr key={w.id}>
-                  <td>
+                  <td data-label="Webhook">
                     <a href={`#/webhooks/${encodeURIComponent(w.id)}`}>{w.name || w.id}</a>
                     <div class="hint mono">{w.webhook_url}</div>
                   </td>
-                  <td>{TYPE_LABELS[w.webhook_type]}</td>
-                  <td>{w.network}</td>
-                  <td>{w.is_active ? <span class="badge ok">active</span> : <span class="badge warn">paused{w.paused_reason ? ` (${w.paused_reason})` : ''}</span>}</td>
-                  <td>{last ? <><span class={`badge ${statusClass(last.status)}`}>{last.status}{last.last_status_code ? ` ${last.last_status_code}` : ''}</span> {timeAgo(last.last_attempt_at ?? last.created_at)}</> : <span class="hint">none yet</span>}</td>
-                  <td class={failed ? 'bad' : ''}>{failed >= 100 ? '100+' : failed}</td>
+                  <td data-label="Type">{TYPE_LABELS[w.webhook_type]}</td>
+                  <td data-label="Network">{w.network}</td>
+                  <td data-label="State">{w.is_active ? <span class="badge ok">active</span> : <span class="badge warn">paused{w.paused_reason ? ` (${w.paused_reason})` : ''}</span>}</td>
+                  <td data-label="Last delivery">{last ? <><span class={`badge ${statusClass(last.status)}`}>{last.status}{last.last_status_code ? ` ${last.last_status_code}` : ''}</span> {timeAgo(last.last_attempt_at ?? last.created_at)}</> : <span class="hint">none yet</span>}</td>
+                  <td data-label="Failed" class={failed ? 'bad' : ''}>{failed >= 100 ? '100+' : failed}</td>
                 </tr>
               ))}
             </tbody>

@@ -29,7 +29,9 @@ function Page({ hash }: { hash: string }) {
   const path = hash.slice(1);
   const webhook = /^\/webhooks\/([^/]+)$/.exec(path);
   if (path === '/webhooks/new') return <WebhookCreate />;
-  if (webhook) return <WebhookDetail id={decodeURIComponent(webhook[1]!)} />;
+  // Keyed by id: going from one webhook to another starts its forms and log afresh instead of
+  // keeping the previous webhook's URL, name and notices in the fields.
+  if (webhook) return <WebhookDetail key={webhook[1]} id={decodeURIComponent(webhook[1]!)} />;
   if (path === '/keys') return <KeysPage />;
   if (path.startsWith('/trace')) return <TracePage />;
   return <WebhooksPage />;

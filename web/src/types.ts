@@ -40,6 +40,9 @@ export interface Attempt {
   latency_ms: number;
   error: string | null;
   response_body: string | null;
+  /** As sent, in order; null for attempts logged before they were kept. */
+  request_headers: Record<string, string> | null;
+  first_attempt: boolean;
   outcome: string;
 }
 

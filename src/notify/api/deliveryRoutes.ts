@@ -23,6 +23,7 @@ function attemptToWire(a: AttemptRecord) {
     latency_ms: a.latencyMs,
     error: a.error,
     response_body: a.responseBody,
+    request_headers: a.requestHeaders,
     first_attempt: a.firstAttempt,
     outcome: a.outcome,
   };
@@ -55,6 +56,11 @@ const ATTEMPT_SCHEMA = {
     latency_ms: { type: 'integer' },
     error: { type: ['string', 'null'] },
     response_body: { type: ['string', 'null'], description: 'first bytes of the response' },
+    request_headers: {
+      type: ['object', 'null'],
+      additionalProperties: { type: 'string' },
+      description: 'the request headers exactly as sent (signature headers included; no key), in sending order; null for attempts logged before they were kept and for pause lines',
+    },
     first_attempt: { type: 'boolean' },
     outcome: { type: 'string', enum: ['succeeded', 'retrying', 'failed', 'stale', 'paused'], description: 'paused: the follower paused the webhook (error says why; no event)' },
   },
@@ -90,7 +96,7 @@ export function createDeliveryRoutes(deps: ApiDeps): ApiRoute[] {
       method: 'GET',
       path: '/webhook-deliveries',
       operationId: 'webhook-deliveries',
-      summary: 'Delivery log: every attempt (time, status, latency, truncated response), newest first.',
+      summary: 'Delivery log: every attempt (time, request headers, status, latency, truncated response), newest first.',
       tag,
       query: [WEBHOOK_ID_PARAM, { name: 'event_id', required: false, type: 'string', description: 'only this event' }, ...PAGE_PARAMS],
       response: { type: 'object', properties: { data: { type: 'array', items: ATTEMPT_SCHEMA }, pagination: PAGINATION_SCHEMA } },

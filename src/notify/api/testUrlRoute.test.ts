@@ -70,6 +70,20 @@ describe('POST /test-webhook-url', () => {
     expect(closed.json.data).toMatchObject({ status_code: null, response_body: null, error: expect.stringMatching(/ECONNREFUSED/) });
   });
 
+  it('error: a listener slower than the attempt deadline (the notifier\'s, --webhook-timeout-ms) is reported as timed out', async () => {
+    const quick = createNotifier({ db, fetchTimeoutMs: 300 });
+    const slow = await startTestListener(() => ({ status: 200, delayMs: 2_000 }));
+    const quickServer = await startRouteServer(createWebhooksApi({ db, notifier: quick, authToken: TOKEN }));
+    try {
+      const started = Date.now();
+      const r = await call(quickServer.url, '/test-webhook-url', { webhook_url: slow.url });
+      expect(r.json.data).toMatchObject({ status_code: null, response_body: null, error: 'timed out after 300 ms' });
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      await Promise.all([quickServer.close(), slow.close(), quick.stop()]);
+    }
+  });
+
   it('error: the URL policy applies as for real deliveries (loopback refused in production mode), and an unknown webhook is a 404; no request is sent', async () => {
     const before = ok.requests.length;
     const refused = await call(strict.url, '/test-webhook-url', { webhook_url: ok.url });

@@ -1,7 +1,8 @@
 // `POST /api/test-webhook-url`: the dashboard's Test Webhook button. Sends one signed test
 // notification (`event.test = true`) straight to the URL in the form, through the same URL policy
 // (SSRF checks on the name and on every resolved address) and signing as real deliveries, and
-// answers with the listener's status, latency and the start of its answer. Nothing is stored.
+// answers with the listener's status, latency and the start of its answer, within the deadline of
+// a delivery attempt (--webhook-timeout-ms). Nothing is stored.
 import { z } from 'zod';
 import { createNotificationSender } from '../deliver/sendNotification.js';
 import { notificationHeaders } from '../deliver/signNotification.js';
@@ -11,7 +12,6 @@ import { defineRoute, type ApiDeps, type ApiRoute } from './apiRoute.js';
 import { loadWebhook } from './apiQuery.js';
 import { invalidField } from './apiSchemas.js';
 
-const TIMEOUT_MS = 10_000;
 const PREVIEW_BYTES = 512;
 
 const TestUrlBody = z.object({
@@ -57,7 +57,7 @@ export function createTestUrlRoutes(deps: ApiDeps): ApiRoute[] {
         const text = serializeNotification({ webhookId: webhook?.id ?? 'wh_test', id: eventId, createdAt: new Date(nowMs).toISOString(), type, event });
         const keys = webhook ? signingKeysAt(webhook, nowMs) : [deps.ids.signingKey()];
         const bytes = Buffer.from(text, 'utf8');
-        const sender = createNotificationSender({ timeoutMs: TIMEOUT_MS, urlPolicy: deps.notifier.urlPolicy, storedResponseBytes: PREVIEW_BYTES, maxSocketsPerHost: 1 });
+        const sender = createNotificationSender({ timeoutMs: deps.notifier.fetchTimeoutMs, urlPolicy: deps.notifier.urlPolicy, storedResponseBytes: PREVIEW_BYTES, maxSocketsPerHost: 1 });
         try {
           const result = await sender.send(body.webhook_url, bytes, notificationHeaders(eventId, bytes, keys, nowMs, 'Tracehook-Webhooks/1 (test)'));
           return { data: { status_code: result.statusCode, latency_ms: result.latencyMs, response_body: result.responseBody, error: result.error, signed_with: webhook ? 'webhook' : 'one-off key' } };

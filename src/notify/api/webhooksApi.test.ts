@@ -238,6 +238,12 @@ describe('webhooks API (sqlite)', () => {
       log = await call('GET', `/webhook-deliveries?webhook_id=${w.id}`);
     }
     expect(log.body.data).toMatchObject([{ event_id: eventId, status_code: 200, response_body: 'ok', first_attempt: true, outcome: 'succeeded' }]);
+    // The log's request headers are those the listener received, signature included.
+    const headers = (log.body.data as { request_headers: Record<string, string> }[])[0]!.request_headers;
+    expect(Object.keys(headers)).toEqual(expect.arrayContaining(['Content-Type', 'User-Agent', 'X-Service-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']));
+    for (const [name, value] of Object.entries(headers)) expect([name, listener.requests[0]!.headers[name.toLowerCase()]]).toEqual([name, value]);
+    expect(headers['X-Service-Signature']).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(headers)).not.toContain(w.signing_key);
     expect(await call('POST', '/replay-webhook-event', { webhook_id: w.id, event_id: eventId })).toEqual({ status: 200, body: { data: { event_id: eventId, status: 'replayed' } } });
     await listener.waitFor((rs) => rs.length === 2);
     expect(listener.requests[1]!.body).toBe(listener.requests[0]!.body);
@@ -298,6 +304,8 @@ describe('webhooks API (sqlite)', () => {
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(operations).toEqual(expect.arrayContaining(['POST /create-webhook', 'GET /team-webhooks', 'PUT /update-webhook', 'DELETE /delete-webhook', 'PATCH /update-webhook-addresses', 'PUT /update-webhook-addresses', 'GET /webhook-addresses', 'PATCH /update-webhook-nft-filters', 'GET /webhook-nft-filters', 'GET /webhook-deliveries', 'POST /replay-webhook-event', 'POST /replay-failed-webhook-events', 'POST /send-test-webhook', 'POST /rotate-webhook-signing-key', 'POST /pause-webhook', 'POST /resume-webhook', 'GET /openapi.json']));
+    const attempts = doc.paths['/webhook-deliveries']!.get! as unknown as { responses: Record<string, { content: Record<string, { schema: { properties: { data: { items: { properties: Record<string, unknown> } } } } }> }> };
+    expect(attempts.responses['200']!.content['application/json']!.schema.properties.data.items.properties.request_headers).toMatchObject({ type: ['object', 'null'], additionalProperties: { type: 'string' } });
     expect(doc.paths['/create-webhook']!.post!.requestBody).toMatchObject({ content: { 'application/json': { schema: { required: ['webhook_type', 'webhook_url'] } } } });
   });
 

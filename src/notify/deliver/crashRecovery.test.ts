@@ -8,8 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteDatabase } from '../../store/sqlite/sqliteDatabase.js';
 import { migrate } from '../../store/migrations/migrate.js';
-import { webhooksMigration } from '../../store/migrations/002_webhooks.js';
-import { webhookPauseDetailMigration } from '../../store/migrations/004_webhook_pause_detail.js';
+import { migrations } from '../../store/migrations/index.js';
 import { toNumber } from '../../store/sql.js';
 import { insertTestWebhook } from '../testing/notifyTestDatabases.js';
 import { startTestListener } from '../testing/testListener.js';
@@ -30,7 +29,7 @@ describe('crash recovery (SIGKILL mid-burst, SQLite)', () => {
   it('behavior: nothing committed is lost, first arrivals stay in order, and pending work resumes after restart', async () => {
     const file = join(dir, 'service.sqlite');
     const setup = createSqliteDatabase({ filename: file });
-    await migrate(setup, [webhooksMigration, webhookPauseDetailMigration]);
+    await migrate(setup, migrations);
     // Every 7th answer is a 500, so retries are in flight too when the process dies.
     const listener = await startTestListener((r) => (r.index % 7 === 3 ? 500 : { status: 200, delayMs: 2 }));
     const webhook = await insertTestWebhook(setup, listener.url);

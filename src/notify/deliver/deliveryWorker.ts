@@ -89,7 +89,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   async function attempt(job: DeliveryJob): Promise<DeliveryJob | null> {
     const attemptedAt = clock.now();
     const body = Buffer.from(job.body, 'utf8');
-    const result = await options.sender.send(job.url, body, notificationHeaders(job.eventId, body, job.signingKeys, attemptedAt, userAgent, options.signatureAliases));
+    const headers = notificationHeaders(job.eventId, body, job.signingKeys, attemptedAt, userAgent, options.signatureAliases);
+    const result = await options.sender.send(job.url, body, headers);
     const finishedAt = clock.now();
     const next = nextDeliveryState(
       {
@@ -102,7 +103,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       random,
       options.retry,
     );
-    const log = { id: ids.attemptId(), attemptedAt, latencyMs: result.latencyMs, statusCode: result.statusCode, error: result.error, responseBody: result.responseBody };
+    const log = { id: ids.attemptId(), attemptedAt, latencyMs: result.latencyMs, statusCode: result.statusCode, error: result.error, responseBody: result.responseBody, requestHeaders: headers };
     // While running, a finished first-time attempt leases its webhook's next event in the same
     // transaction, so an ordered stream needs no extra claim round trip per event.
     const continueWith = running && !job.firstAttempted ? { workerId, nowMs: clock.now(), leaseMs: options.leaseMs, limit: 1 } : undefined;

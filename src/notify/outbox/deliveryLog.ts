@@ -12,6 +12,8 @@ export interface AttemptRecord {
   statusCode: number | null;
   error: string | null;
   responseBody: string | null;
+  /** The request headers as sent, in sending order; null for attempts logged without them. */
+  requestHeaders: Record<string, string> | null;
   firstAttempt: boolean;
   outcome: string;
 }
@@ -58,7 +60,7 @@ export async function listAttempts(
   }
   params.push(page.limit + 1);
   const rows = await ex.query<SqlRow>(
-    `SELECT id, event_id, attempted_at, latency_ms, status_code, error, response_body, first_attempt, outcome
+    `SELECT id, event_id, attempted_at, latency_ms, status_code, error, response_body, request_headers, first_attempt, outcome
      FROM webhook_attempts WHERE ${where.join(' AND ')} ORDER BY attempted_at DESC, id DESC LIMIT $${params.length}`,
     params,
   );
@@ -70,6 +72,7 @@ export async function listAttempts(
     statusCode: nn(r.status_code),
     error: (r.error as string | null) ?? null,
     responseBody: (r.response_body as string | null) ?? null,
+    requestHeaders: typeof r.request_headers === 'string' ? (JSON.parse(r.request_headers) as Record<string, string>) : null,
     firstAttempt: toNumber(r.first_attempt) === 1,
     outcome: r.outcome as string,
   }));

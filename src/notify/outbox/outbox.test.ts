@@ -10,10 +10,11 @@ import { getEvent, listAttempts, listEvents, replayEvent, replayFailedSince } fr
 const T0 = 1_700_000_000_000;
 const LEASE = 10_000;
 
+const sent = (job: DeliveryJob, at: number) => ({ 'Content-Type': 'application/json', 'X-Service-Signature': `sig-${job.eventId}`, 'webhook-id': job.eventId, 'webhook-timestamp': String(at) });
 const ok = (job: DeliveryJob, at: number) =>
-  ({ id: `wha_${job.eventId}_${at}`, attemptedAt: at, latencyMs: 3, statusCode: 200, error: null, responseBody: 'ok' });
+  ({ id: `wha_${job.eventId}_${at}`, attemptedAt: at, latencyMs: 3, statusCode: 200, error: null, responseBody: 'ok', requestHeaders: sent(job, at) });
 const bad = (job: DeliveryJob, at: number, status = 500) =>
-  ({ id: `wha_${job.eventId}_${at}`, attemptedAt: at, latencyMs: 3, statusCode: status, error: null, responseBody: 'no' });
+  ({ id: `wha_${job.eventId}_${at}`, attemptedAt: at, latencyMs: 3, statusCode: status, error: null, responseBody: 'no', requestHeaders: sent(job, at) });
 const succeeded = (at: number): NextState => ({ status: 'succeeded', nextAttemptAt: at, retryDeadlineAt: null });
 const retryAt = (at: number, deadline = at + 600_000): NextState => ({ status: 'pending', nextAttemptAt: at, retryDeadlineAt: deadline });
 
@@ -206,6 +207,17 @@ for (const impl of notifyTestDatabases) {
       expect(jobs.find((j) => j.eventId === events[0]!.id)!.body).toBe(before);
     });
 
+    it('behavior: an attempt logged without request headers (before migration 006) lists them as null', async () => {
+      const w = await insertTestWebhook(db, 'http://127.0.0.1:1/hook');
+      await db.execute(
+        `INSERT INTO webhook_attempts (id, webhook_id, event_id, attempted_at, latency_ms, status_code, error, response_body, first_attempt, outcome)
+         VALUES ('wha_old', $1, 'whevt_old', $2, 5, 200, NULL, 'ok', 1, 'succeeded')`,
+        [w.id, T0],
+      );
+      const [old] = (await listAttempts(db, w.id, { limit: 5 })).items;
+      expect(old).toMatchObject({ id: 'wha_old', statusCode: 200, requestHeaders: null });
+    });
+
     it('behavior: the attempt log pages newest first; deleting a webhook removes its outbox', async () => {
       const repo = createWebhookRepository(db);
       const w = await insertTestWebhook(db, 'http://127.0.0.1:1/hook');
@@ -218,6 +230,10 @@ for (const impl of notifyTestDatabases) {
       const p2 = await listAttempts(db, w.id, { limit: 2, after: p1.after });
       expect([...p1.items, ...p2.items].map((a) => a.attemptedAt)).toEqual([T0 + 2, T0 + 1, T0]);
       expect(p2.after).toBeNull();
+      // Each attempt keeps the headers it was sent with, in sending order.
+      const first = p2.items[0]!;
+      expect(first.requestHeaders).toEqual({ 'Content-Type': 'application/json', 'X-Service-Signature': `sig-${first.eventId}`, 'webhook-id': first.eventId, 'webhook-timestamp': String(T0) });
+      expect(Object.keys(first.requestHeaders!)).toEqual(['Content-Type', 'X-Service-Signature', 'webhook-id', 'webhook-timestamp']);
       expect(await repo.delete(w.id)).toBe(true);
       for (const table of ['webhook_events', 'webhook_deliveries', 'webhook_attempts', 'webhook_addresses']) {
         expect(await db.query(`SELECT * FROM ${table}`)).toEqual([]);

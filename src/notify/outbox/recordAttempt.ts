@@ -16,6 +16,8 @@ export interface AttemptLog {
   error: string | null;
   /** First bytes of the response body (already truncated). */
   responseBody: string | null;
+  /** The request headers as sent (signatures included, never a key); null when not known. */
+  requestHeaders: Readonly<Record<string, string>> | null;
 }
 
 /** The state the delivery moves to (decided by the retry schedule). */
@@ -86,9 +88,21 @@ export async function recordAttemptIn(tx: SqlExecutor, dialect: SqlDatabase['dia
   }
   const outcome: AttemptOutcome = !applied ? 'stale' : success ? 'succeeded' : next.status === 'failed' ? 'failed' : 'retrying';
   await tx.execute(
-    `INSERT INTO webhook_attempts (id, webhook_id, event_id, attempted_at, latency_ms, status_code, error, response_body, first_attempt, outcome)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [attempt.id, job.webhookId, job.eventId, now, attempt.latencyMs, attempt.statusCode, attempt.error, attempt.responseBody, job.firstAttempted ? 0 : 1, outcome],
+    `INSERT INTO webhook_attempts (id, webhook_id, event_id, attempted_at, latency_ms, status_code, error, response_body, first_attempt, outcome, request_headers)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      attempt.id,
+      job.webhookId,
+      job.eventId,
+      now,
+      attempt.latencyMs,
+      attempt.statusCode,
+      attempt.error,
+      attempt.responseBody,
+      job.firstAttempted ? 0 : 1,
+      outcome,
+      attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null,
+    ],
   );
   const chained = applied && !job.firstAttempted && continueWith ? await claimNextHead(tx, dialect, job.webhookId, continueWith) : null;
   return { outcome, autoPaused, next: chained };

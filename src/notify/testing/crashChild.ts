@@ -4,8 +4,7 @@
 //   node --import tsx crashChild.ts <sqliteFile> <webhookId> <totalEvents>
 import { createSqliteDatabase } from '../../store/sqlite/sqliteDatabase.js';
 import { migrate } from '../../store/migrations/migrate.js';
-import { webhooksMigration } from '../../store/migrations/002_webhooks.js';
-import { webhookPauseDetailMigration } from '../../store/migrations/004_webhook_pause_detail.js';
+import { migrations } from '../../store/migrations/index.js';
 import { toNumber } from '../../store/sql.js';
 import { createNotifier } from '../createNotifier.js';
 
@@ -14,7 +13,7 @@ const total = Number(totalText);
 const BATCH = 5;
 
 const db = createSqliteDatabase({ filename: file });
-await migrate(db, [webhooksMigration, webhookPauseDetailMigration]);
+await migrate(db, migrations);
 await db.execute('CREATE TABLE IF NOT EXISTS crash_cursor (id TEXT PRIMARY KEY, next_n BIGINT NOT NULL)');
 await db.execute("INSERT INTO crash_cursor (id, next_n) VALUES ('c', 0) ON CONFLICT DO NOTHING");
 

@@ -2,9 +2,7 @@
 // webhooks created through the real repository, the real outbox, and readers for what was appended.
 import { testDatabases } from '../../../store/testing/openTestDatabases.js';
 import { migrate } from '../../../store/migrations/migrate.js';
-import { webhooksMigration } from '../../../store/migrations/002_webhooks.js';
-import { followerMigration } from '../../../store/migrations/003_follower.js';
-import { webhookPauseDetailMigration } from '../../../store/migrations/004_webhook_pause_detail.js';
+import { migrations } from '../../../store/migrations/index.js';
 import type { SqlDatabase } from '../../../store/sql.js';
 import { createWebhookRepository } from '../../webhooks/webhookRepository.js';
 import { createWebhookIds } from '../../webhooks/webhookIds.js';
@@ -23,7 +21,8 @@ export const followerTestDatabases: FollowerTestDatabase[] = testDatabases.map((
   name: t.name,
   async open() {
     const opened = await t.open();
-    await migrate(opened.db, [webhooksMigration, followerMigration, webhookPauseDetailMigration]);
+    // Every migration, as the service runs them: a partial list misses the columns later ones add.
+    await migrate(opened.db, migrations);
     return opened;
   },
 }));
