@@ -26,6 +26,7 @@ import { createCacheMetrics } from './backends/upstream/cache/cacheMetrics.js';
 import { createTracePathMetrics } from './backends/upstream/tracePathMetrics.js';
 import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstreamsRoute.js';
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
+import { createNotifyMetrics } from './gateway/ops/notifyMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
 import { createUpstreamSubscriptions } from './main/upstreamSubscriptions.js';
@@ -162,8 +163,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // The SQLite store belongs to this process alone (the data-dir lock), so leases still held
     // are those of a previous, killed run: free them so its in-flight deliveries resume now.
     if (!config.databaseUrl) await releaseAllLeases(db);
+    const notifyMetrics = createNotifyMetrics();
     const notifier = createNotifier({
       db,
+      onAttempt: (a) => notifyMetrics.attempt(a),
       logger: logger.child({ part: 'notify' }),
       tier: config.webhookTier,
       concurrency: config.webhookConcurrency,
@@ -242,6 +245,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
     cacheMetrics.bind(gateway.metrics.registry);
     tracePathMetrics.bind(gateway.metrics.registry);
+    const stopNotifyMetrics = notifyMetrics.bind(gateway.metrics.registry, { db, followers: () => followers });
+    cleanups.push(async () => stopNotifyMetrics());
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
     notifier.start();
