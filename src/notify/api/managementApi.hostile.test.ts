@@ -207,6 +207,36 @@ describe('management API under hostile input (production URL policy)', () => {
     }
   });
 
+  it('error: hostile GraphQL queries (random text, deep parent chains, alias and fragment bombs, cycles, 1 MB) are 400s naming graphql_query, quickly', async () => {
+    const gql = (query: unknown) => create({ webhook_type: 'GRAPHQL', addresses: undefined, graphql_query: query });
+    const fixed: Array<[string, string]> = [
+      ['deep parents', `{ block { ${'parent { '.repeat(200)}hash${' }'.repeat(200)} } }`],
+      ['deep selections', `${'{ block '.repeat(5_000)}${'}'.repeat(5_000)}`],
+      ['alias bomb', `{ block { ${Array.from({ length: 20_000 }, (_, i) => `a${i}: hash`).join(' ')} } }`],
+      ['fragment cycle', 'query { block { ...A } } fragment A on Block { parent { ...B } } fragment B on Block { parent { ...A } }'],
+      ['fragment bomb', `{ block { ...F0 } } ${Array.from({ length: 30 }, (_, i) => `fragment F${i} on Block { a: parent { ...F${i + 1} } b: parent { ...F${i + 1} } }`).join(' ')} fragment F30 on Block { hash }`],
+      ['introspection', '{ __schema { types { name fields { name type { name ofType { name ofType { name } } } } } } }'],
+      ['huge', `{ block { hash } } # ${'x'.repeat(1_000_000)}`],
+      ['unicode', '{ block { hásh 🦀 } }'],
+    ];
+    const failures: string[] = [];
+    for (const [name, query] of fixed) {
+      const started = Date.now();
+      const answer = await gql(query);
+      const ms = Date.now() - started;
+      if (answer.status !== 400 || answer.field !== 'graphql_query' || ms > 3_000) failures.push(`${name}: ${answer.status} ${answer.field} ${ms} ms ${answer.message?.slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 300 }), fc.stringMatching(/^[{}()a-z: .\n$!@#]{0,300}$/), fc.jsonValue({ maxDepth: 3 })), async (query) => {
+        const answer = await gql(query);
+        expect(answer.status, JSON.stringify(answer)).toBeLessThan(500);
+        if (answer.status >= 400) expect(answer.field, JSON.stringify(answer)).toMatch(/^graphql_query/);
+      }),
+      { numRuns: 200, seed: 18 },
+    );
+  });
+
   it('behavior: a redirect from an allowed listener to an internal address is never followed (creation passes, the delivery reports the 3xx)', async () => {
     let internalHits = 0;
     const internal = createServer((_req, res) => {
