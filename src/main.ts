@@ -26,6 +26,7 @@ import { createCacheMetrics } from './backends/upstream/cache/cacheMetrics.js';
 import { createTracePathMetrics } from './backends/upstream/tracePathMetrics.js';
 import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstreamsRoute.js';
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
+import { createNotifyMetrics } from './gateway/ops/notifyMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
 import { createUpstreamSubscriptions } from './main/upstreamSubscriptions.js';
@@ -182,7 +183,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // The SQLite store belongs to this process alone (the data-dir lock), so leases still held
     // are those of a previous, killed run: free them so its in-flight deliveries resume now.
     if (!config.databaseUrl) await releaseAllLeases(db);
-    const { notifier, close: closeWakeChannel } = await createServiceNotifier(config, db, logger);
+    const notifyMetrics = createNotifyMetrics();
+    const { notifier, close: closeWakeChannel } = await createServiceNotifier(config, db, logger, { onAttempt: (a) => notifyMetrics.attempt(a) });
     cleanups.push(closeWakeChannel);
     // One backend per upstream network (networkBackends.ts decides which), one follower per network.
     const backends = new Map<string, NetworkBackend>();
@@ -269,6 +271,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       keyChanges.subscribe(() => gateway.keyCache.clear());
       cleanups.push(() => keyChanges.close());
     }
+    const stopNotifyMetrics = notifyMetrics.bind(gateway.metrics.registry, { db, followers: () => followers });
+    cleanups.push(async () => stopNotifyMetrics());
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
     // --role gateway serves only: its API's wake-ups reach the workers of other processes.

@@ -7,7 +7,7 @@ import { createWebhookIds, type RandomBytes } from './webhooks/webhookIds.js';
 import { RETRY_WINDOW_MS, type WebhookTier } from './webhooks/webhookTypes.js';
 import { createUrlPolicy, type UrlPolicy, type UrlPolicyOptions } from './ssrf/urlPolicy.js';
 import { createNotificationSender } from './deliver/sendNotification.js';
-import { createDeliveryWorker } from './deliver/deliveryWorker.js';
+import { createDeliveryWorker, type DeliveryWorkerOptions } from './deliver/deliveryWorker.js';
 import { DEFAULT_RETRY_SCHEDULE } from './deliver/retrySchedule.js';
 import { appendEvents, type AppendedEvent, type OutboxEvent } from './outbox/appendEvents.js';
 
@@ -64,6 +64,8 @@ export interface NotifierOptions {
    * listeners written for the hosted provider verify unchanged. Default none.
    */
   signatureAliases?: readonly string[];
+  /** Told of every recorded delivery attempt (the /metrics series). */
+  onAttempt?: DeliveryWorkerOptions['onAttempt'];
 }
 
 /** A wake-up every process hears (`store/postgres/notifyChannel.ts`). */
@@ -130,6 +132,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     leaseRenewMs: shared ? 1_000 : undefined,
     workerId: options.workerId,
     signatureAliases: options.signatureAliases,
+    onAttempt: options.onAttempt,
     autoPauseAfterMs: options.autoPauseAfterMs === undefined ? 24 * 60 * 60_000 : options.autoPauseAfterMs,
     retry: {
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_SCHEDULE.baseDelayMs,

@@ -8,8 +8,8 @@ import type { SqlDatabase } from '../store/sql.js';
 import { createLeaderLease, fencedDatabase, type LeaseLogger } from '../store/postgres/leaderLease.js';
 import type { ChainFollower } from '../notify/follow/index.js';
 
-/** What the wiring needs of a follower, elected or not. */
-export type RunnableFollower = Pick<ChainFollower, 'network' | 'start' | 'stop' | 'wake'>;
+/** What the wiring needs of a follower, elected or not (a standby has no head or cursor). */
+export type RunnableFollower = Pick<ChainFollower, 'network' | 'start' | 'stop' | 'wake' | 'head' | 'cursor'>;
 
 export interface ElectedFollowerOptions {
   network: string;
@@ -52,5 +52,7 @@ export function createElectedFollower(options: ElectedFollowerOptions): Runnable
     start: () => lease.start(),
     stop: () => lease.stop(),
     wake: () => follower?.wake(),
+    head: () => follower?.head() ?? null,
+    cursor: () => follower?.cursor() ?? null,
   };
 }

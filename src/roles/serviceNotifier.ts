@@ -5,7 +5,7 @@ import type { ServiceConfig } from '../config/options.js';
 import type { Logger } from '../log/createLogger.js';
 import type { SqlDatabase } from '../store/sql.js';
 import { createNotifyChannel } from '../store/postgres/notifyChannel.js';
-import { createNotifier, type Notifier } from '../notify/index.js';
+import { createNotifier, type Notifier, type NotifierOptions } from '../notify/index.js';
 import { openServiceStore } from '../store/openServiceStore.js';
 
 export interface ServiceNotifier {
@@ -14,7 +14,10 @@ export interface ServiceNotifier {
   close(): Promise<void>;
 }
 
-export async function createServiceNotifier(config: ServiceConfig, db: SqlDatabase, logger: Logger): Promise<ServiceNotifier> {
+/** What the process adds to the notifier beside the config (e.g. its /metrics hook). */
+export type ServiceNotifierExtras = Pick<NotifierOptions, 'onAttempt'>;
+
+export async function createServiceNotifier(config: ServiceConfig, db: SqlDatabase, logger: Logger, extras: ServiceNotifierExtras = {}): Promise<ServiceNotifier> {
   const wakeChannel = config.databaseUrl
     ? await createNotifyChannel({ connectionString: config.databaseUrl, channel: 'tracehook_deliveries', logger: logger.child({ part: 'notify' }) })
     : undefined;
@@ -28,6 +31,7 @@ export async function createServiceNotifier(config: ServiceConfig, db: SqlDataba
     allowLoopbackUrls: !config.production,
     allowList: config.webhookAllowList,
     wakeChannel,
+    ...extras,
   });
   return { notifier, close: async () => wakeChannel?.close() };
 }

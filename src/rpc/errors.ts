@@ -352,3 +352,17 @@ export class TranslationGapError extends RpcError {
     this.missing = missing;
   }
 }
+
+/**
+ * A file in the data dir that its store cannot read (SQLite: "file is not a database", a torn or
+ * overwritten header): start-up stops naming the file and the way out, and leaves the file as it is.
+ */
+export class UnreadableDataFileError extends ServiceError {
+  override name = 'UnreadableDataFileError';
+  constructor(file: string, cause: unknown) {
+    super(`${file} cannot be read (${(cause as Error)?.message ?? String(cause)})`, {
+      details: 'the file is left as it is; restore it from a backup, or move it away and start with --accept-data-loss to begin with an empty one',
+      cause,
+    });
+  }
+}

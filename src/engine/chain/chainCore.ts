@@ -14,7 +14,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
-import { ServiceError } from '../../rpc/errors.js';
+import { ServiceError, UnreadableDataFileError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { createStateReadCache } from '../state/stateReadCache.js';
@@ -95,8 +95,14 @@ function openDatabase(dataDir: string): Database.Database {
   const file = chainFile(dataDir);
   preparePrivateDatabaseFile(file); // 0600, inherited by the -wal and -shm files
   const db = new Database(file);
-  // WAL + NORMAL survives a process crash (kill -9) without losing committed transactions.
-  db.pragma('journal_mode = WAL');
+  try {
+    // WAL + NORMAL survives a process crash (kill -9) without losing committed transactions.
+    // The first pragma reads the file's header: a corrupt file fails here, named.
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    db.close();
+    throw new UnreadableDataFileError(file, error);
+  }
   db.pragma('synchronous = NORMAL');
   return db;
 }

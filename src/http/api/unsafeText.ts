@@ -26,27 +26,36 @@ export function unsafeTextProblem(text: string, multiline = false): string | nul
   return null;
 }
 
-/** The first string in a parsed JSON body that may not be stored: its path (`addresses[2]`, `graphql_query.query`) and why. */
+/** Deepest nesting of arrays and objects a management body may have (no route needs more than a few levels). */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * The first string in a parsed JSON body that may not be stored: its path (`addresses[2]`,
+ * `graphql_query.query`) and why; or a value nested deeper than MAX_BODY_DEPTH, named by its
+ * top-level field (the walk, and zod after it, recurse: 100,000 levels would overflow the stack).
+ */
 export function findUnsafeText(body: unknown): { field: string; problem: string } | null {
+  const tooDeep = `must not nest arrays or objects deeper than ${MAX_BODY_DEPTH} levels`;
   // The path is built only for the string at fault: a body may hold 100,000 addresses.
-  const walk = (value: unknown, multiline: boolean): { path: Array<string | number>; problem: string } | null => {
+  const walk = (value: unknown, multiline: boolean, depth = 1): { path: Array<string | number>; problem: string } | null => {
     if (typeof value === 'string') {
       const problem = unsafeTextProblem(value, multiline);
       return problem ? { path: [], problem } : null;
     }
     if (value === null || typeof value !== 'object') return null;
+    if (depth > MAX_BODY_DEPTH) return { path: [], problem: tooDeep };
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         // Strings inline: the common case of a long list of addresses.
-        const found = typeof item === 'string' ? (SUSPECT.test(item) ? walk(item, multiline) : null) : walk(item, multiline);
-        if (found) return (found.path.unshift(i), found);
+        const found = typeof item === 'string' ? (SUSPECT.test(item) ? walk(item, multiline) : null) : walk(item, multiline, depth + 1);
+        if (found) return (found.problem === tooDeep || found.path.unshift(i), found);
       }
       return null;
     }
     for (const [key, child] of Object.entries(value)) {
-      const found = walk(child, multiline);
-      if (found) return (found.path.unshift(key), found);
+      const found = walk(child, multiline, depth + 1);
+      if (found) return (found.problem === tooDeep || found.path.unshift(key), found);
     }
     return null;
   };
@@ -55,7 +64,7 @@ export function findUnsafeText(body: unknown): { field: string; problem: string 
     return found && { field: formatPath(found.path), problem: found.problem };
   }
   for (const [key, child] of Object.entries(body)) {
-    const found = walk(child, MULTILINE_FIELDS.has(key));
+    const found = walk(child, MULTILINE_FIELDS.has(key), 2);
     if (found) return { field: formatPath([key, ...found.path]), problem: found.problem };
   }
   return null;

@@ -41,7 +41,20 @@ export interface DeliveryWorkerOptions {
   userAgent?: string;
   /** More header names carrying the X-Service-Signature value (e.g. X-Alchemy-Signature). */
   signatureAliases?: readonly string[];
+  /** Told of every recorded attempt (the /metrics series): the notification's type, outcome and latency. */
+  onAttempt?: (attempt: DeliveryAttemptReport) => void;
 }
+
+/** One recorded attempt, for metrics. */
+export interface DeliveryAttemptReport {
+  /** The notification's `type` (ADDRESS_ACTIVITY, NFT_ACTIVITY, GRAPHQL, …). */
+  type: string;
+  outcome: 'succeeded' | 'retrying' | 'failed' | 'stale';
+  latencyMs: number;
+}
+
+/** The envelope's `type`: serializeNotification writes it before `event`, so the first match is the envelope's. */
+const ENVELOPE_TYPE = /"type":"([A-Z_]+)"/;
 
 export interface DeliveryWorker {
   readonly workerId: string;
@@ -108,6 +121,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // transaction, so an ordered stream needs no extra claim round trip per event.
     const continueWith = running && !job.firstAttempted ? { workerId, nowMs: clock.now(), leaseMs: options.leaseMs, limit: 1 } : undefined;
     const recorded = await recorder.record({ job, attempt: log, next, autoPauseAfterMs: options.autoPauseAfterMs, continueWith });
+    options.onAttempt?.({ type: ENVELOPE_TYPE.exec(job.body)?.[1] ?? 'unknown', outcome: recorded.outcome, latencyMs: result.latencyMs });
     const fields = { webhookId: job.webhookId, eventId: job.eventId, statusCode: result.statusCode, outcome: recorded.outcome };
     if (recorded.outcome === 'succeeded') logger.debug({ ...fields, latencyMs: result.latencyMs }, 'webhook delivered');
     else logger.warn({ ...fields, error: result.error, nextAttemptAt: next.status === 'pending' ? next.nextAttemptAt : undefined }, 'webhook delivery failed');

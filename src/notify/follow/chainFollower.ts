@@ -82,6 +82,8 @@ export interface ChainFollower {
   wake(): void;
   /** Last committed block, or null before the first sync. */
   cursor(): BlockRef | null;
+  /** The source's head at the last look, or null before the first sync (cursor and head give the lag). */
+  head(): BlockRef | null;
 }
 
 /** Hash of "the block before genesis": genesis's parentHash, so genesis extends it. */
@@ -104,6 +106,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   const ancestors = createAncestorLoader((hash: Hex) => source.blockByHash(hash));
   const backfillLog = createBackfillProgressLog({ network, logger, now: () => clock.now() });
   let cursor: BlockRef | null = null;
+  let lastHead: BlockRef | null = null;
   // Set by stop(): a long catch-up or backfill ends after the block in progress.
   let stopping = false;
 
@@ -236,6 +239,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
         if (stopping) return report;
         const at: BlockRef = cursor;
         const head = await source.head();
+        lastHead = head;
         const target = head.number - confirmations;
         if (at.number >= target) {
           // Nothing new: the cursor may still have been rewound away (evm_revert with no new block).
@@ -323,5 +327,6 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     syncOnce,
     wake: kick,
     cursor: () => cursor,
+    head: () => lastHead,
   };
 }

@@ -17,9 +17,21 @@ export async function createPostgresDatabase(options: PostgresDatabaseOptions): 
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name: ${schema}`);
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
-  // An idle connection that PostgreSQL closes (a restart) is dropped from the pool, and the next
-  // query opens a new one; without a listener the 'error' event would end the process.
+  // An idle pooled connection the server drops (a restart, failover, pg_terminate_backend) is
+  // reported here and already removed from the pool; unheard, the 'error' event would end the process.
+  // The next query opens a fresh connection; queries in flight fail and their callers retry.
   pool.on('error', () => undefined);
+  // A checked-out connection reports such a drop on itself: heard once per connection, so the query
+  // in flight fails (and is retried by its caller) instead of the process ending.
+  const heard = new WeakSet<pg.PoolClient>();
+  const checkout = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    if (!heard.has(client)) {
+      heard.add(client);
+      client.on('error', () => undefined);
+    }
+    return client;
+  };
   if (schema) {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     pool.on('connect', (client) => {
@@ -28,7 +40,7 @@ export async function createPostgresDatabase(options: PostgresDatabaseOptions): 
   }
   const run = async (client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[] = []) => {
     if (schema && client instanceof pg.Pool) {
-      const c = await client.connect();
+      const c = await checkout();
       try {
         await c.query(`SET search_path TO ${schema}`);
         return await c.query(sql, toPgParams(params));
@@ -52,7 +64,9 @@ export async function createPostgresDatabase(options: PostgresDatabaseOptions): 
     query: poolExecutor.query,
     execute: poolExecutor.execute,
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await checkout();
+      // A connection that cannot even roll back is broken: released with an error, the pool drops it.
+      let broken = false;
       try {
         if (schema) await client.query(`SET search_path TO ${schema}`);
         await client.query('BEGIN');
@@ -60,10 +74,10 @@ export async function createPostgresDatabase(options: PostgresDatabaseOptions): 
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch(() => (broken = true));
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async close() {

@@ -5,6 +5,7 @@ import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from '../sql.js';
 import { createAsyncLock } from '../asyncLock.js';
 import { preparePrivateDatabaseFile } from './privateDatabaseFile.js';
 import { startWalCheckpointer, type WalCheckpointer } from './walCheckpointer.js';
+import { UnreadableDataFileError } from '../../rpc/errors.js';
 
 export interface SqliteDatabaseOptions {
   /** File path, or ':memory:'. */
@@ -35,7 +36,13 @@ export function createSqliteDatabase(options: SqliteDatabaseOptions): SqlDatabas
   // The file holds signing keys and API keys: 0600, and SQLite's -wal/-shm inherit that mode.
   preparePrivateDatabaseFile(options.filename);
   const db = new Database(options.filename);
-  db.pragma('journal_mode = WAL');
+  try {
+    // The first pragma reads the file's header: a corrupt file fails here, named.
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    db.close();
+    throw new UnreadableDataFileError(options.filename, error);
+  }
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
