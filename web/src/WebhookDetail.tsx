@@ -3,10 +3,10 @@
 // and delete with confirmation.
 import { useEffect, useState } from 'preact/hooks';
 import { api, get, post, query } from './api';
-import { BadLines } from './BadLines';
 import { ConfirmButton } from './Confirm';
 import { DeliveryLog } from './DeliveryLog';
 import { FieldError, FormError } from './FieldError';
+import { LinesEditor } from './LinesEditor';
 import { NftFilters } from './NftFilters';
 import { SigningKey } from './SigningKey';
 import { TestWebhook } from './TestWebhook';
@@ -52,61 +52,28 @@ function EditForm({ webhook, onSaved }: { webhook: Webhook; onSaved(w: Webhook):
   );
 }
 
+const parseAddressLines = (text: string) => {
+  const { addresses, bad } = parseAddresses(text);
+  return { items: addresses, bad };
+};
+
 function Addresses({ webhookId }: { webhookId: string }) {
-  const [list, setList] = useState<{ items: string[]; total?: number }>();
-  const [add, setAdd] = useState('');
-  const [remove, setRemove] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [notice, setNotice] = useState<string>();
-  const load = () =>
-    get<{ data: string[]; pagination: { total_count?: number } }>(`/webhook-addresses${query({ webhook_id: webhookId, limit: 100 })}`)
-      .then((r) => setList({ items: r.data, total: r.pagination.total_count }))
-      .catch(setError);
-  useEffect(() => void load(), [webhookId]);
-  const toAdd = parseAddresses(add);
-  const toRemove = parseAddresses(remove);
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      await api('PATCH', '/update-webhook-addresses', { webhook_id: webhookId, addresses_to_add: toAdd.addresses, addresses_to_remove: toRemove.addresses });
-      setNotice(`Added ${toAdd.addresses.length}, removed ${toRemove.addresses.length}.`);
-      setAdd('');
-      setRemove('');
-      await load();
-    } catch (err) {
-      setError(err);
-    }
-  };
   return (
-    <form class="card" onSubmit={save} aria-labelledby="addr-title">
-      <h2 id="addr-title">Addresses {list?.total !== undefined && <span class="hint">({list.total})</span>}</h2>
-      {list && list.items.length === 0 && <p class="empty">No addresses: add some below to receive their activity.</p>}
-      {list && list.items.length > 0 && (
-        <pre data-testid="addresses">
-          {list.items.join('\n')}
-          {list.total !== undefined && list.total > list.items.length ? `\n… ${list.total - list.items.length} more` : ''}
-        </pre>
-      )}
-      <div class="grid2">
-        <div>
-          <label for="addr-add">Add addresses</label>
-          <textarea id="addr-add" class="mono" value={add} onInput={(e) => setAdd(e.currentTarget.value)} aria-describedby="addr-add-bad" />
-          <BadLines id="addr-add-bad" bad={toAdd.bad} />
-        </div>
-        <div>
-          <label for="addr-remove">Remove addresses</label>
-          <textarea id="addr-remove" class="mono" value={remove} onInput={(e) => setRemove(e.currentTarget.value)} aria-describedby="addr-remove-bad" />
-          <BadLines id="addr-remove-bad" bad={toRemove.bad} />
-        </div>
-      </div>
-      <FormError error={error} fields={[]} />
-      {notice && <p class="notice" role="status">{notice}</p>}
-      <button class="primary" type="submit" disabled={toAdd.bad.length > 0 || toRemove.bad.length > 0 || (!toAdd.addresses.length && !toRemove.addresses.length)}>
-        Update addresses
-      </button>
-    </form>
+    <LinesEditor<string>
+      webhookId={webhookId}
+      id="addr"
+      title="Addresses"
+      testId="addresses"
+      empty="No addresses: add some below to receive their activity."
+      addLabel="Add addresses"
+      removeLabel="Remove addresses"
+      submitLabel="Update addresses"
+      listPath="/webhook-addresses"
+      updatePath="/update-webhook-addresses"
+      updateBody={(add, remove) => ({ addresses_to_add: add, addresses_to_remove: remove })}
+      parse={parseAddressLines}
+      line={(address) => address}
+    />
   );
 }
 
