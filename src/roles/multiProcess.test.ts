@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startAnvilFleet, type AnvilFleet } from '../backends/upstream/testing/anvilFleet.js';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
@@ -17,6 +16,7 @@ import { migrate } from '../store/migrations/migrate.js';
 import { insertTestWebhook } from '../notify/testing/notifyTestDatabases.js';
 import type { SqlDatabase } from '../store/sql.js';
 import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
+import { scratchDatabase } from '../store/testing/scratchDatabase.js';
 
 const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const NETWORK = 'CHAIN_31337';
@@ -53,8 +53,8 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number,
 }
 
 describe.skipIf(!reachable)('multi-process on PostgreSQL (roles all, follower, worker)', () => {
-  const database = `tracehook_mp_${randomBytes(5).toString('hex')}`;
-  const url = TEST_POSTGRES_URL.replace(/\/[^/]*$/, `/${database}`);
+  const scratch = scratchDatabase('tracehook_mp');
+  const { url } = scratch;
   const dirs: string[] = [];
   const procs: TracehookProcess[] = [];
   let fleet: AnvilFleet;
@@ -73,10 +73,7 @@ describe.skipIf(!reachable)('multi-process on PostgreSQL (roles all, follower, w
   };
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
+    await scratch.create();
     db = await createPostgresDatabase({ connectionString: url, maxConnections: 2 });
     await migrate(db);
     fleet = await startAnvilFleet(1);
@@ -92,10 +89,7 @@ describe.skipIf(!reachable)('multi-process on PostgreSQL (roles all, follower, w
     await listener?.close();
     await fleet?.close();
     await db?.close();
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }, 30_000);
 

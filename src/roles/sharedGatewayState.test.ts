@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
 import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
+import { scratchDatabase } from '../store/testing/scratchDatabase.js';
 
 const REDIS_URL = process.env.TRACEHOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -36,16 +36,13 @@ const call = async (gateway: TracehookProcess, apiKey: string) =>
   (await fetch(`${gateway.baseUrl}/v2/${apiKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) })).status;
 
 describe.skipIf(!ok)('two gateways sharing PostgreSQL and Redis', () => {
-  const database = `tracehook_gw_${randomBytes(5).toString('hex')}`;
-  const url = TEST_POSTGRES_URL.replace(/\/[^/]*$/, `/${database}`);
+  const scratch = scratchDatabase('tracehook_gw');
+  const { url } = scratch;
   const dirs: string[] = [];
   let gateways: TracehookProcess[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
+    await scratch.create();
     const spawnGateway = (role: string) => {
       const dataDir = mkdtempSync(join(tmpdir(), `tracehook-gw-${role}-`));
       dirs.push(dataDir);
@@ -56,10 +53,7 @@ describe.skipIf(!ok)('two gateways sharing PostgreSQL and Redis', () => {
 
   afterAll(async () => {
     await Promise.all(gateways.map((g) => g.kill('SIGKILL')));
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }, 30_000);
 
