@@ -1,0 +1,129 @@
+// Fork mode against a real anvil as the remote: the dev chain starts on the remote block's state
+// root, reads remote accounts, code and slots by proof, mines local transactions on real state
+// roots, and refuses a data dir of another fork; a remote that stops answering fails reads.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { type AnvilProcess, startAnvil } from '../../testing/startAnvil.js';
+import { createDevChain, type DevChain } from '../../engine/chain/devChain.js';
+import { resolveForkSetup } from './forkModeSetup.js';
+
+/** Runtime: slot0 += 1, returns the new value. */
+const COUNTER = '0x6000546001018060005560005260206000f3';
+const CONTRACT = '0x00000000000000000000000000000000000c0de1';
+const HOLDER = '0x00000000000000000000000000000000000b0b01';
+
+async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result;
+}
+
+async function headOf(chain: DevChain) {
+  return (await chain.getBlockByNumber(chain.headNumber()))!;
+}
+
+describe('fork mode (remote: anvil)', () => {
+  let remote: AnvilProcess;
+  let forkBlock: bigint;
+  const dirs: string[] = [];
+  const chains: DevChain[] = [];
+
+  beforeAll(async () => {
+    remote = await startAnvil(['--chain-id', '4242']);
+    await rpc(remote.url, 'anvil_setCode', [CONTRACT, COUNTER]);
+    await rpc(remote.url, 'anvil_setStorageAt', [CONTRACT, '0x' + '0'.repeat(64), '0x' + '0'.repeat(62) + '29']);
+    await rpc(remote.url, 'anvil_setStorageAt', [CONTRACT, '0x' + '0'.repeat(63) + '7', '0x' + '0'.repeat(60) + 'beef']);
+    await rpc(remote.url, 'anvil_setBalance', [HOLDER, '0x1234']);
+    await rpc(remote.url, 'evm_mine', []);
+    forkBlock = BigInt((await rpc(remote.url, 'eth_blockNumber', [])) as string);
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const chain of chains) await chain.close().catch(() => undefined);
+    await remote?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function openFork(dataDir?: string, url = remote.url, block: bigint | undefined = forkBlock): Promise<{ chain: DevChain; dataDir: string }> {
+    const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'tracehook-fork-'));
+    if (!dataDir) dirs.push(dir);
+    const fork = await resolveForkSetup(url, block, 'prague');
+    const chain = await createDevChain({ dataDir: dir, fork, kzg: null });
+    chains.push(chain);
+    return { chain, dataDir: dir };
+  }
+
+  it('starts on the remote block: same number and hash, remote chain id, remote accounts, code and storage', async () => {
+    const { chain } = await openFork();
+    const remoteBlock = (await rpc(remote.url, 'eth_getBlockByNumber', [`0x${forkBlock.toString(16)}`, false])) as { hash: string; stateRoot: string };
+    const head = (await chain.getBlockByNumber(forkBlock))!;
+    expect(bytesToHex(head.hash())).toBe(remoteBlock.hash);
+    expect(bytesToHex(head.header.stateRoot)).toBe(remoteBlock.stateRoot);
+    expect(chain.chainId).toBe(4242n);
+    const state = await chain.stateAt(head);
+    expect((await state.getAccount(new Address(hexToBytes(HOLDER))))!.balance).toBe(0x1234n);
+    expect(bytesToHex(await state.getCode(new Address(hexToBytes(CONTRACT))))).toBe(COUNTER);
+    expect(bytesToHex(await state.getStorage(new Address(hexToBytes(CONTRACT)), setLengthLeft(hexToBytes('0x07'), 32)))).toBe('0xbeef');
+    // An account the remote does not have is absent (its proof proves absence).
+    expect(await state.getAccount(new Address(hexToBytes('0x00000000000000000000000000000000deadbeef')))).toBeUndefined();
+  }, 30_000);
+
+  it('mines a local transaction on remote state: same result and gas as anvil --fork-url', async () => {
+    const { chain } = await openFork();
+    // The reference: anvil forking the same remote block, the same transaction.
+    const reference = await startAnvil(['--fork-url', remote.url, '--fork-block-number', forkBlock.toString()]);
+    try {
+      const from = chain.accounts[0]!.address.toString();
+      const to = hexToBytes(CONTRACT);
+      expect(bytesToHex(await chain.call({ from: chain.accounts[0]!.address.bytes, to }, (await headOf(chain))))).toBe(bytesToHex(setLengthLeft(hexToBytes('0x2a'), 32)));
+      const hash = await chain.sendTransaction({ from: chain.accounts[0]!.address.bytes, to, gas: 100_000n });
+      const block = (await headOf(chain));
+      expect(block.header.number).toBe(forkBlock + 1n);
+      const receipts = (await chain.getReceipts(block.hash()))!;
+      expect(receipts).toHaveLength(1);
+      const state = await chain.stateAt(block);
+      expect(bytesToHex(await state.getStorage(new Address(hexToBytes(CONTRACT)), new Uint8Array(32)))).toBe('0x2a');
+      const refHash = (await rpc(reference.url, 'eth_sendTransaction', [{ from, to: CONTRACT, gas: '0x186a0' }])) as string;
+      let refReceipt = null as { gasUsed: string; status: string } | null;
+      for (let i = 0; i < 100 && !refReceipt; i++) {
+        refReceipt = (await rpc(reference.url, 'eth_getTransactionReceipt', [refHash])) as typeof refReceipt;
+        if (!refReceipt) await new Promise((r) => setTimeout(r, 50));
+      }
+      if (!refReceipt) throw new Error('anvil --fork-url mined no receipt');
+      expect(await chain.getTransaction(hash)).toBeDefined();
+      expect(refReceipt.status).toBe('0x1');
+      // Same gas as anvil --fork-url for the same call on the same remote state (cold slot, 0x29 → 0x2a).
+      expect(receipts[0]!.cumulativeGasUsed).toBe(BigInt(refReceipt.gasUsed));
+      expect(await rpc(reference.url, 'eth_getStorageAt', [CONTRACT, '0x0', 'latest'])).toBe('0x' + '0'.repeat(62) + '2a');
+    } finally {
+      await reference.stop();
+    }
+  }, 60_000);
+
+  it('reopens its data dir on the same fork and refuses another fork block', async () => {
+    const { chain, dataDir } = await openFork();
+    await chain.close();
+    chains.splice(chains.indexOf(chain), 1);
+    const again = await openFork(dataDir);
+    expect((await headOf(again.chain)).header.number).toBe(forkBlock);
+    await again.chain.close();
+    chains.splice(chains.indexOf(again.chain), 1);
+    await expect(openFork(dataDir, remote.url, forkBlock - 1n)).rejects.toThrow(/was created with .*fork/);
+  }, 30_000);
+
+  it('a remote read that fails fails the request (no zeros)', async () => {
+    const { chain } = await openFork();
+    const other = await startAnvil(['--fork-url', remote.url, '--fork-block-number', forkBlock.toString()]);
+    const { chain: viaOther } = await openFork(undefined, other.url);
+    await other.stop();
+    const state = await viaOther.stateAt((await headOf(viaOther)));
+    // Both are on the remote and on no path this chain fetched yet.
+    await expect(state.getAccount(new Address(hexToBytes(HOLDER)))).rejects.toThrow(/could not read the account/);
+    await expect(viaOther.call({ to: hexToBytes(CONTRACT) }, await headOf(viaOther))).rejects.toThrow(/could not read/);
+    expect(chain).toBeDefined();
+  }, 60_000);
+});
