@@ -118,6 +118,7 @@ export async function openChainCore(config: DevChainConfig): Promise<ChainCore> 
     return createCore({ db, blocks, trieStore, common, config, accounts, stateKeys, remote, checkpointer: config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined });
   } catch (error) {
     db.close();
+    config.fork?.client.close();
     throw error;
   }
 }
