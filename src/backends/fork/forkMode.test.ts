@@ -14,6 +14,9 @@ import { resolveForkSetup } from './forkModeSetup.js';
 const COUNTER = '0x6000546001018060005560005260206000f3';
 const CONTRACT = '0x00000000000000000000000000000000000c0de1';
 const HOLDER = '0x00000000000000000000000000000000000b0b01';
+/** Runtime: returns BLOCKHASH(0). */
+const BLOCKHASH_ZERO = '0x60004060005260206000f3';
+const HASH_READER = '0x00000000000000000000000000000000000b1a5e';
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -38,6 +41,7 @@ describe('fork mode (remote: anvil)', () => {
     await rpc(remote.url, 'anvil_setStorageAt', [CONTRACT, '0x' + '0'.repeat(64), '0x' + '0'.repeat(62) + '29']);
     await rpc(remote.url, 'anvil_setStorageAt', [CONTRACT, '0x' + '0'.repeat(63) + '7', '0x' + '0'.repeat(60) + 'beef']);
     await rpc(remote.url, 'anvil_setBalance', [HOLDER, '0x1234']);
+    await rpc(remote.url, 'anvil_setCode', [HASH_READER, BLOCKHASH_ZERO]);
     await rpc(remote.url, 'evm_mine', []);
     forkBlock = BigInt((await rpc(remote.url, 'eth_blockNumber', [])) as string);
   }, 30_000);
@@ -99,6 +103,17 @@ describe('fork mode (remote: anvil)', () => {
       // Same gas as anvil --fork-url for the same call on the same remote state (cold slot, 0x29 → 0x2a).
       expect(receipts[0]!.cumulativeGasUsed).toBe(BigInt(refReceipt.gasUsed));
       expect(await rpc(reference.url, 'eth_getStorageAt', [CONTRACT, '0x0', 'latest'])).toBe('0x' + '0'.repeat(62) + '2a');
+
+      // BLOCKHASH below the fork block is the remote's.
+      const remoteGenesis = (await rpc(remote.url, 'eth_getBlockByNumber', ['0x0', false])) as { hash: string };
+      expect(bytesToHex(await chain.call({ to: hexToBytes(HASH_READER) }, await headOf(chain)))).toBe(remoteGenesis.hash);
+
+      // anvil_reset goes back to the fork block with the dev accounts funded.
+      await chain.reset();
+      expect(chain.headNumber()).toBe(forkBlock);
+      const reset = await chain.stateAt(await headOf(chain));
+      expect(bytesToHex(await reset.getStorage(new Address(hexToBytes(CONTRACT)), new Uint8Array(32)))).toBe('0x29');
+      expect((await reset.getAccount(chain.accounts[0]!.address))!.balance).toBe(10_000n * 10n ** 18n);
     } finally {
       await reference.stop();
     }

@@ -41,6 +41,10 @@ export interface ChainCore extends ChainView {
   readonly stateKeys: StateKeyIndex;
   /** The current canonical head block. */
   head(): Block;
+  /** Number of the chain's first block: 0, or the fork block in fork mode. */
+  readonly firstBlockNumber: bigint;
+  /** Working root of the first block when the chain was created (anvil_reset returns to it). */
+  firstWorkingRoot(): Uint8Array;
   /** State root `latest` reads and the next block builds on (head root plus setter changes). */
   workingRoot(): Uint8Array;
   /** State root to read for `block`: the working root for the head, else the block's own root. */
@@ -87,6 +91,8 @@ export interface ChainCore extends ChainView {
 const META_HEAD = 'head';
 const META_WORKING_ROOT = 'working_root';
 const META_CONFIG = 'config';
+/** Fork mode: the fork block's state with the dev accounts funded (the first working root). */
+const META_FORK_ROOT = 'fork_root';
 
 function chainFile(dataDir: string): string {
   return join(dataDir, 'chain.sqlite');
@@ -191,6 +197,7 @@ async function writeForkGenesis(parts: CoreParts, blockHash: string, fingerprint
     blocks.putCanonicalBlock(block, [], block.header.stateRoot);
     blocks.setMeta(META_HEAD, block.hash());
     blocks.setMeta(META_WORKING_ROOT, stateRoot);
+    blocks.setMeta(META_FORK_ROOT, stateRoot);
     blocks.setMeta(META_CONFIG, Buffer.from(fingerprint, 'utf8'));
   })();
   config.logger?.info?.({ forkBlock: block.header.number.toString(), forkHash: blockHash }, 'fork mode: chain created on the remote block');
@@ -259,6 +266,14 @@ function createCore(parts: CoreParts): ChainCore {
     accounts,
     blocks,
     stateKeys: parts.stateKeys,
+    firstBlockNumber: config.fork ? forkNumber : 0n,
+    firstWorkingRoot() {
+      const forkRoot = config.fork && blocks.getMeta(META_FORK_ROOT);
+      if (forkRoot) return forkRoot;
+      const first = getBlockByNumber(config.fork ? forkNumber : 0n);
+      if (!first) throw new ServiceError('the chain has no first block');
+      return first.header.stateRoot;
+    },
     head: () => head!,
     headNumber: () => head!.header.number,
     workingRoot: () => workingRoot,
