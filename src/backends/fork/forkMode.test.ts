@@ -72,6 +72,12 @@ describe('fork mode (remote: anvil)', () => {
     expect((await state.getAccount(new Address(hexToBytes(HOLDER))))!.balance).toBe(0x1234n);
     expect(bytesToHex(await state.getCode(new Address(hexToBytes(CONTRACT))))).toBe(COUNTER);
     expect(bytesToHex(await state.getStorage(new Address(hexToBytes(CONTRACT)), setLengthLeft(hexToBytes('0x07'), 32)))).toBe('0xbeef');
+    // eth_getProof of a remote slot equals the remote's own proof.
+    const slot7 = setLengthLeft(hexToBytes('0x07'), 32);
+    const fresh = (await openFork()).chain;
+    const proof = await fresh.getProof(hexToBytes(CONTRACT), [slot7], (await fresh.getBlockByNumber(forkBlock))!);
+    const remoteProof = (await rpc(remote.url, 'eth_getProof', [CONTRACT, [bytesToHex(slot7)], `0x${forkBlock.toString(16)}`])) as { storageProof: { proof: string[] }[] };
+    expect(proof.storageProof[0]!.proof).toEqual(remoteProof.storageProof[0]!.proof);
     // An account the remote does not have is absent (its proof proves absence).
     expect(await state.getAccount(new Address(hexToBytes('0x00000000000000000000000000000000deadbeef')))).toBeUndefined();
   }, 30_000);
@@ -128,6 +134,9 @@ describe('fork mode (remote: anvil)', () => {
     await again.chain.close();
     chains.splice(chains.indexOf(again.chain), 1);
     await expect(openFork(dataDir, remote.url, forkBlock - 1n)).rejects.toThrow(/was created with .*fork/);
+    // Nor without the fork, nor with another URL (the data dir keeps a digest of it).
+    await expect(createDevChain({ dataDir, kzg: null })).rejects.toThrow(/was created with .*fork/);
+    await expect(openFork(dataDir, remote.url.replace('127.0.0.1', 'localhost'))).rejects.toThrow(/was created with .*fork/);
   }, 30_000);
 
   it('a remote read that fails fails the request (no zeros)', async () => {
