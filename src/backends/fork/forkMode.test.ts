@@ -17,6 +17,9 @@ const HOLDER = '0x00000000000000000000000000000000000b0b01';
 /** Runtime: returns BLOCKHASH(0). */
 const BLOCKHASH_ZERO = '0x60004060005260206000f3';
 const HASH_READER = '0x00000000000000000000000000000000000b1a5e';
+/** Runtime: SSTORE(0, 0). Its storage holds slots 0 and 7 only: a branch with two leaves. */
+const CLEARER = '0x600060005500';
+const CLEARER_ADDRESS = '0x00000000000000000000000000000000000c1ea2';
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -42,6 +45,9 @@ describe('fork mode (remote: anvil)', () => {
     await rpc(remote.url, 'anvil_setStorageAt', [CONTRACT, '0x' + '0'.repeat(63) + '7', '0x' + '0'.repeat(60) + 'beef']);
     await rpc(remote.url, 'anvil_setBalance', [HOLDER, '0x1234']);
     await rpc(remote.url, 'anvil_setCode', [HASH_READER, BLOCKHASH_ZERO]);
+    await rpc(remote.url, 'anvil_setCode', [CLEARER_ADDRESS, CLEARER]);
+    await rpc(remote.url, 'anvil_setStorageAt', [CLEARER_ADDRESS, '0x' + '0'.repeat(64), '0x' + '0'.repeat(63) + '1']);
+    await rpc(remote.url, 'anvil_setStorageAt', [CLEARER_ADDRESS, '0x' + '0'.repeat(63) + '7', '0x' + '0'.repeat(63) + '2']);
     await rpc(remote.url, 'evm_mine', []);
     forkBlock = BigInt((await rpc(remote.url, 'eth_blockNumber', [])) as string);
   }, 30_000);
@@ -109,6 +115,14 @@ describe('fork mode (remote: anvil)', () => {
       // Same gas as anvil --fork-url for the same call on the same remote state (cold slot, 0x29 → 0x2a).
       expect(receipts[0]!.cumulativeGasUsed).toBe(BigInt(refReceipt.gasUsed));
       expect(await rpc(reference.url, 'eth_getStorageAt', [CONTRACT, '0x0', 'latest'])).toBe('0x' + '0'.repeat(62) + '2a');
+
+      // Clearing slot 0 must merge the branch onto slot 7's leaf, which no fetched proof holds.
+      await chain.sendTransaction({ from: chain.accounts[0]!.address.bytes, to: hexToBytes(CLEARER_ADDRESS), gas: 100_000n });
+      const cleared = await chain.stateAt(await headOf(chain));
+      const clearer = new Address(hexToBytes(CLEARER_ADDRESS));
+      expect((await chain.getReceipts((await headOf(chain)).hash()))![0]!.status).toBe(1);
+      expect(bytesToHex(await cleared.getStorage(clearer, new Uint8Array(32)))).toBe('0x');
+      expect(bytesToHex(await cleared.getStorage(clearer, setLengthLeft(hexToBytes('0x07'), 32)))).toBe('0x02');
 
       // BLOCKHASH below the fork block is the remote's.
       const remoteGenesis = (await rpc(remote.url, 'eth_getBlockByNumber', ['0x0', false])) as { hash: string };

@@ -1,8 +1,9 @@
 // Attaches fork mode's remote source (remoteTrieNodes.ts) to a Merkle state manager: every read or
 // write of an account or slot whose trie path meets a missing node first loads the key's proof,
 // then walks again; code missing for a contract account is fetched by address. A path still
-// incomplete after its proof (a delete that must read a sibling no proof holds, or a remote that
-// sent a wrong proof) fails with ForkStateReadError, never reads as absent.
+// incomplete after its proof (a remote that sent a wrong proof, or an account delete that must
+// read a sibling no proof holds) fails with ForkStateReadError, never reads as absent; a storage
+// delete in that case keeps the slot as an explicit empty value (see guardStorageTrie).
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { type Address, bytesToHex } from '@ethereumjs/util';
@@ -26,7 +27,15 @@ export function withRemoteNodes(store: TrieNodeStore, remote: RemoteTrieNodes): 
  * missing node loads `load(key)` once and the walk is repeated. Writes walk first, because
  * @ethereumjs/mpt writes through a path with a missing node as if the rest were empty.
  */
-export function guardTrie(trie: MerklePatriciaTrie, load: (key: Uint8Array) => Promise<void>, what: (key: Uint8Array) => string, forkHash: string, fetched: (keyHex: string) => boolean): MerklePatriciaTrie {
+export function guardTrie(
+  trie: MerklePatriciaTrie,
+  load: (key: Uint8Array) => Promise<void>,
+  what: (key: Uint8Array) => string,
+  forkHash: string,
+  fetched: (keyHex: string) => boolean,
+  /** What a delete that needs a node outside every proof writes instead (none: it fails). */
+  deleteFallback?: Uint8Array,
+): MerklePatriciaTrie {
   if (guarded.has(trie)) return trie;
   guarded.add(trie);
   const get = trie.get.bind(trie);
@@ -46,17 +55,31 @@ export function guardTrie(trie: MerklePatriciaTrie, load: (key: Uint8Array) => P
       throw isMissingNode(error) ? new ForkStateReadError(what(key), forkHash, new Error('the proof does not hold the path')) : error;
     }
   };
+  /** @ethereumjs/mpt's put/del hold the trie's lock and leave it held when they throw. */
+  const unlock = () => (trie as unknown as { _lock: { release(): void } })._lock.release();
   const write = async <T>(key: Uint8Array, op: () => Promise<T>): Promise<T> => {
     await read(key);
     try {
       return await op();
     } catch (error) {
+      if (isMissingNode(error)) unlock();
       throw isMissingNode(error) ? new ForkStateReadError(what(key), forkHash, new Error('the write needs a trie node outside its proof (a branch collapsed onto a sibling not fetched)')) : error;
     }
   };
   trie.get = (key: Uint8Array) => read(key);
   trie.put = (key: Uint8Array, value: Uint8Array | null, skipKeyTransform?: boolean) => write(key, () => put(key, value, skipKeyTransform));
-  trie.del = (key: Uint8Array, skipKeyTransform?: boolean) => write(key, () => del(key, skipKeyTransform));
+  trie.del = async (key: Uint8Array, skipKeyTransform?: boolean) => {
+    if (deleteFallback === undefined) return write(key, () => del(key, skipKeyTransform));
+    await read(key);
+    try {
+      return await del(key, skipKeyTransform);
+    } catch (error) {
+      if (!isMissingNode(error)) throw error;
+      unlock();
+    }
+    // The delete failed before the root moved; the key is written as an explicit empty value.
+    return write(key, () => put(key, deleteFallback, skipKeyTransform));
+  };
   return trie;
 }
 
@@ -75,9 +98,17 @@ function forgetMisses(trie: MerklePatriciaTrie, fetched: (keyHex: string) => boo
   }
 }
 
-/** Guards a storage trie of `address`. */
+/** RLP of the empty string: a storage value that reads as zero. */
+const EMPTY_VALUE = new Uint8Array([0x80]);
+
+/**
+ * Guards a storage trie of `address`. Clearing a slot may have to merge its branch's last other
+ * child, whose node no proof of a slot read here holds (its key is unknown, nodes cannot be asked
+ * for by hash): the slot is then kept as an explicit empty value, which reads as zero like an
+ * absent slot, and only the storage root (so the block's state root) differs from a full node's.
+ */
 export function guardStorageTrie(trie: MerklePatriciaTrie, address: Uint8Array, remote: RemoteTrieNodes): MerklePatriciaTrie {
-  return guardTrie(trie, (slot) => remote.loadSlot(address, slot), (slot) => `slot ${bytesToHex(slot)} of ${bytesToHex(address)}`, remote.fork.blockHash, (keyHex) => remote.node(keyHex) !== undefined);
+  return guardTrie(trie, (slot) => remote.loadSlot(address, slot), (slot) => `slot ${bytesToHex(slot)} of ${bytesToHex(address)}`, remote.fork.blockHash, (keyHex) => remote.node(keyHex) !== undefined, EMPTY_VALUE);
 }
 
 interface StateManagerInternals {
