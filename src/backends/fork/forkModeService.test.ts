@@ -18,6 +18,8 @@ const COUNTER_ADDRESS = '0x00000000000000000000000000000000000c0de1';
 const CALLER = `0x60206000600060006000${'73' + COUNTER_ADDRESS.slice(2)}5af15060206000f3`;
 const CALLER_ADDRESS = '0x00000000000000000000000000000000000ca11e';
 const HOLDER = '0x00000000000000000000000000000000000b0b01';
+/** A remote account nothing reads before the remote goes away. */
+const UNREAD = '0x00000000000000000000000000000000000b0b02';
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
@@ -52,6 +54,7 @@ describe('fork mode through the service (remote and reference: anvil)', () => {
     await rpc(remote.url, 'anvil_setStorageAt', [COUNTER_ADDRESS, '0x' + '0'.repeat(64), '0x' + '0'.repeat(62) + '29']);
     await rpc(remote.url, 'anvil_setStorageAt', [COUNTER_ADDRESS, '0x' + '0'.repeat(63) + '7', '0x' + '0'.repeat(60) + 'beef']);
     await rpc(remote.url, 'anvil_setBalance', [HOLDER, '0x1234']);
+    await rpc(remote.url, 'anvil_setBalance', [UNREAD, '0x5678']);
     await rpc(remote.url, 'evm_mine', []);
     await rpc(remote.url, 'evm_mine', []);
     forkBlock = BigInt((await rpc(remote.url, 'eth_blockNumber', [])) as string);
@@ -117,5 +120,15 @@ describe('fork mode through the service (remote and reference: anvil)', () => {
     const notification = JSON.parse(received[0]!) as { type: string; event: { activity: Record<string, unknown>[] } };
     expect(notification.type).toBe('ADDRESS_ACTIVITY');
     expect(notification.event.activity).toEqual([expect.objectContaining({ hash, toAddress: CALLER_ADDRESS, blockNum: `0x${(forkBlock + 1n).toString(16)}` })]);
+
+    // The remote gone: a read that needs it fails with a JSON-RPC error naming it, never a zero.
+    await reference.stop();
+    await remote.stop();
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [UNREAD, 'latest'] }) });
+    const answer = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+    expect(answer.result).toBeUndefined();
+    expect(answer.error).toMatchObject({ code: -32005, message: expect.stringMatching(/could not read the account 0x0+b0b02/) });
+    const call = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: UNREAD }, 'latest'] }) })).json()) as { error?: { code: number } };
+    expect(call.error?.code).toBe(-32005);
   }, 90_000);
 });
