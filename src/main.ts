@@ -40,6 +40,8 @@ import { createTraceNamespace } from './backends/embedded/traceNamespace.js';
 import { createDebugNamespace } from './backends/embedded/debugNamespace.js';
 import { createTracer } from './engine/trace/createTracer.js';
 import { createTracePool } from './engine/trace/tracePool.js';
+import { resolveForkSetup } from './backends/fork/forkModeSetup.js';
+import { ServiceError } from './rpc/errors.js';
 import { createPooledCalls } from './engine/trace/pooledCalls.js';
 import type { JobScope, TraceJob } from './engine/trace/traceJob.js';
 import { createWebhooksApiRoutes } from './notify/index.js';
@@ -101,7 +103,12 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     cleanups.length = 0;
   };
   try {
+    if (config.forkBlock !== undefined && !config.forkUrl) throw new ServiceError('--fork-block needs --fork-url');
+    // Fork mode: the remote's chain id, fork block and rules (README, Fork mode).
+    const fork = config.forkUrl ? await resolveForkSetup(config.forkUrl, config.forkBlock === undefined ? undefined : BigInt(config.forkBlock), config.hardfork) : undefined;
+    if (fork) logger.info({ chainId: fork.chainId.toString(), forkBlock: fork.point.blockNumber.toString(), forkHash: fork.point.blockHash, hardfork: fork.hardfork }, 'fork mode');
     const chain = await createDevChain({
+      fork,
       dataDir: config.dataDir,
       chainId: BigInt(config.chainId),
       hardfork: config.hardfork,
@@ -164,7 +171,11 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const stepCaps = { maxBytes: config.traceMaxBytes, maxSteps: config.traceMaxSteps };
     const limits = { stepCaps, maxTimeoutMs: config.traceTimeoutMaxMs };
     const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap), ...limits };
-    const pool = traceWorkers > 0 ? createTracePool({ size: traceWorkers, worker, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) }) : undefined;
+    // Fork mode: workers load the trie nodes they lack through this thread's remote client.
+    const pool =
+      traceWorkers > 0
+        ? createTracePool({ size: traceWorkers, worker: { ...worker, fork: fork?.point }, remote: fork?.client, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) })
+        : undefined;
     if (pool) cleanups.push(() => pool.close());
     const runJob = pool && ((job: TraceJob, scope?: JobScope) => pool.run(job, scope));
     // What still executes here (the follower's replays of blocks whose records were not kept, or

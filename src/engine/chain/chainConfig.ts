@@ -8,6 +8,7 @@ import type { KZG } from '@ethereumjs/util';
 import { paramsVM } from '@ethereumjs/vm';
 import { ServiceError } from '../../rpc/errors.js';
 import { wasmEcrecover } from './wasmEcrecover.js';
+import type { ForkSetup } from './forkGenesis.js';
 
 /** Hardforks the dev chain can run (proof-of-stake rules only, as anvil's defaults). */
 export const SUPPORTED_HARDFORKS = [Hardfork.Paris, Hardfork.Shanghai, Hardfork.Cancun, Hardfork.Prague, Hardfork.Osaka] as const;
@@ -75,6 +76,11 @@ export interface DevChainOptions {
    * during a long anvil_mine. Default false (SQLite checkpoints itself; tests open many chains).
    */
   checkpointInWorker?: boolean;
+  /**
+   * Fork mode (forkGenesis.ts): the chain continues from this remote block, reading remote state
+   * on demand. Its chain id and hardfork replace `chainId` and `hardfork`.
+   */
+  fork?: ForkSetup;
 }
 
 /** Options with every default filled in. */
@@ -98,6 +104,7 @@ export interface DevChainConfig {
   logger: ChainLogger | undefined;
   kzg: KZG | null | undefined;
   checkpointInWorker: boolean;
+  fork: ForkSetup | undefined;
 }
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -106,13 +113,13 @@ const ETHER = 10n ** 18n;
 
 /** Fills defaults and checks values; throws ServiceError on a bad option. */
 export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
-  const hardfork = (options.hardfork ?? Hardfork.Prague).toLowerCase();
+  const hardfork = (options.fork?.hardfork ?? options.hardfork ?? Hardfork.Prague).toLowerCase();
   if (!(SUPPORTED_HARDFORKS as readonly string[]).includes(hardfork)) {
     throw new ServiceError(`unsupported hardfork "${options.hardfork}"`, { details: `use one of ${SUPPORTED_HARDFORKS.join(', ')}` });
   }
   const coinbase = (options.coinbase ?? '0x0000000000000000000000000000000000000000').toLowerCase();
   if (!/^0x[0-9a-f]{40}$/.test(coinbase)) throw new ServiceError(`invalid coinbase address "${options.coinbase}"`);
-  const chainId = options.chainId ?? 31337n;
+  const chainId = options.fork?.chainId ?? options.chainId ?? 31337n;
   if (chainId <= 0n) throw new ServiceError(`invalid chain id ${chainId}`);
   const accountCount = options.accountCount ?? 10;
   if (!Number.isInteger(accountCount) || accountCount < 0 || accountCount > 1000) {
@@ -139,6 +146,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
     minedRecordBytes: options.minedRecordBytes ?? DEFAULT_MINED_RECORD_BYTES,
     kzg: options.kzg,
     checkpointInWorker: options.checkpointInWorker ?? false,
+    fork: options.fork,
     clock: options.clock ?? Date.now,
     timers: options.timers ?? {
       setInterval: (fn, ms) => setInterval(fn, ms),

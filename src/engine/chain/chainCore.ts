@@ -18,6 +18,8 @@ import { ServiceError, UnreadableDataFileError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { createStateReadCache } from '../state/stateReadCache.js';
+import { type RemoteTrieNodes, createRemoteTrieNodes } from '../state/remoteTrieNodes.js';
+import { createForkBlock, forkFingerprint, writeForkState } from './forkGenesis.js';
 import { type TrieNodeStore, createTrieNodeStore } from '../state/trieNodeStore.js';
 import { type BlockStore, createBlockStore } from './blockStore.js';
 import { createBlockStoreReads } from './blockStoreReads.js';
@@ -39,6 +41,10 @@ export interface ChainCore extends ChainView {
   readonly stateKeys: StateKeyIndex;
   /** The current canonical head block. */
   head(): Block;
+  /** Number of the chain's first block: 0, or the fork block in fork mode. */
+  readonly firstBlockNumber: bigint;
+  /** Working root of the first block when the chain was created (anvil_reset returns to it). */
+  firstWorkingRoot(): Uint8Array;
   /** State root `latest` reads and the next block builds on (head root plus setter changes). */
   workingRoot(): Uint8Array;
   /** State root to read for `block`: the working root for the head, else the block's own root. */
@@ -85,6 +91,8 @@ export interface ChainCore extends ChainView {
 const META_HEAD = 'head';
 const META_WORKING_ROOT = 'working_root';
 const META_CONFIG = 'config';
+/** Fork mode: the fork block's state with the dev accounts funded (the first working root). */
+const META_FORK_ROOT = 'fork_root';
 
 function chainFile(dataDir: string): string {
   return join(dataDir, 'chain.sqlite');
@@ -116,10 +124,13 @@ export async function openChainCore(config: DevChainConfig): Promise<ChainCore> 
     const trieStore = createTrieNodeStore({ db });
     const blocks = createBlockStore({ db, common });
     const stateKeys = createStateKeyIndex(db);
-    await ensureGenesis({ db, blocks, trieStore, common, config, accounts, stateKeys });
-    return createCore({ db, blocks, trieStore, common, config, accounts, stateKeys, checkpointer: config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined });
+    // Fork mode: fetched nodes join the pending buffer, so the next commit keeps them.
+    const remote = config.fork && createRemoteTrieNodes({ fork: config.fork.point, client: config.fork.client, onNode: (key, value) => trieStore.put(key, value) });
+    await ensureGenesis({ db, blocks, trieStore, common, config, accounts, stateKeys, remote });
+    return createCore({ db, blocks, trieStore, common, config, accounts, stateKeys, remote, checkpointer: config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined });
   } catch (error) {
     db.close();
+    config.fork?.client.close();
     throw error;
   }
 }
@@ -143,22 +154,28 @@ interface CoreParts {
   config: DevChainConfig;
   accounts: readonly DevAccount[];
   stateKeys: StateKeyIndex;
+  remote: RemoteTrieNodes | undefined;
 }
 
 async function ensureGenesis(parts: CoreParts): Promise<void> {
-  const { db, blocks, trieStore, common, config, accounts, stateKeys } = parts;
+  const { db, blocks, trieStore, common, config, accounts, stateKeys, remote } = parts;
   // Genesis accounts are known keys, also for data dirs older than the key index.
   for (const address of [...accounts.map((a) => a.address.bytes), hexToBytes(CREATE2_DEPLOYER_ADDRESS), hexToBytes(HISTORY_STORAGE_ADDRESS)]) stateKeys.note(address);
   db.transaction(() => stateKeys.flushPending())();
-  const fingerprint = JSON.stringify({ chainId: config.chainId.toString(), hardfork: config.hardfork });
+  const fork = config.fork && forkFingerprint(config.fork.point);
+  const fingerprint = JSON.stringify(fork ? { chainId: config.chainId.toString(), hardfork: config.hardfork, fork } : { chainId: config.chainId.toString(), hardfork: config.hardfork });
   const stored = blocks.getMeta(META_CONFIG);
   if (stored) {
     const text = Buffer.from(stored).toString('utf8');
     if (text !== fingerprint) {
       throw new ServiceError(`the chain in ${config.dataDir} was created with ${text}`, {
-        details: `it cannot be reopened with ${fingerprint}; use another data dir`,
+        details: `it cannot be reopened with ${fingerprint} (a fork-mode data dir keeps its remote URL, by digest, and fork block); use another data dir`,
       });
     }
+    return;
+  }
+  if (config.fork && remote) {
+    await writeForkGenesis(parts, config.fork.point.blockHash, fingerprint, remote);
     return;
   }
   const state = await createStateManagerAt({ store: trieStore, common, root: KECCAK256_RLP, mode: 'persistent' });
@@ -173,8 +190,28 @@ async function ensureGenesis(parts: CoreParts): Promise<void> {
   })();
 }
 
-function createCore(parts: CoreParts): ChainCore {
+/** Fork mode's first block: the remote fork block, with the dev accounts funded on its state. */
+async function writeForkGenesis(parts: CoreParts, blockHash: string, fingerprint: string, remote: RemoteTrieNodes): Promise<void> {
   const { db, blocks, trieStore, common, config, accounts } = parts;
+  const block = createForkBlock(common, config.fork!);
+  // The state root's own node comes with any account proof; the state manager checks it on open.
+  await remote.loadAccount(new Uint8Array(20));
+  const state = await createStateManagerAt({ store: trieStore, common, root: block.header.stateRoot, mode: 'persistent', remote });
+  const stateRoot = await writeForkState(state, config.accountBalanceWei, accounts);
+  db.transaction(() => {
+    trieStore.flushPending();
+    blocks.putCanonicalBlock(block, [], block.header.stateRoot);
+    blocks.setMeta(META_HEAD, block.hash());
+    blocks.setMeta(META_WORKING_ROOT, stateRoot);
+    blocks.setMeta(META_FORK_ROOT, stateRoot);
+    blocks.setMeta(META_CONFIG, Buffer.from(fingerprint, 'utf8'));
+  })();
+  config.logger?.info?.({ forkBlock: block.header.number.toString(), forkHash: blockHash }, 'fork mode: chain created on the remote block');
+}
+
+function createCore(parts: CoreParts): ChainCore {
+  const { db, blocks, trieStore, common, config, accounts, remote } = parts;
+  const forkNumber = config.fork?.point.blockNumber ?? -1n;
   const headHash = blocks.getMeta(META_HEAD);
   const storedRoot = blocks.getMeta(META_WORKING_ROOT);
   let head = headHash && blocks.getBlockByHash(headHash);
@@ -183,7 +220,8 @@ function createCore(parts: CoreParts): ChainCore {
   const listeners = new Set<(event: HeadEvent) => void>();
   const vmBlockchain: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
-      const hash = blocks.canonicalHash(BigInt(number)) ?? new Uint8Array(32);
+      // Fork mode: blocks below the fork block are the remote's.
+      const hash = blocks.canonicalHash(BigInt(number)) ?? (remote && BigInt(number) < forkNumber ? await remote.blockHash(BigInt(number)) : new Uint8Array(32));
       return { hash: () => hash };
     },
     async putBlock() {},
@@ -215,7 +253,7 @@ function createCore(parts: CoreParts): ChainCore {
 
   async function openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager> {
     try {
-      return await createStateManagerAt({ store: trieStore, common, root, mode, reads: mode === 'overlay' ? stateReads : undefined });
+      return await createStateManagerAt({ store: trieStore, common, root, mode, reads: mode === 'overlay' ? stateReads : undefined, remote });
     } catch (error) {
       throw new ServiceError(`unknown state root ${bytesToHex(root)}`, { cause: error });
     }
@@ -234,6 +272,14 @@ function createCore(parts: CoreParts): ChainCore {
     accounts,
     blocks,
     stateKeys: parts.stateKeys,
+    firstBlockNumber: config.fork ? forkNumber : 0n,
+    firstWorkingRoot() {
+      const forkRoot = config.fork && blocks.getMeta(META_FORK_ROOT);
+      if (forkRoot) return forkRoot;
+      const first = getBlockByNumber(config.fork ? forkNumber : 0n);
+      if (!first) throw new ServiceError('the chain has no first block');
+      return first.header.stateRoot;
+    },
     head: () => head!,
     headNumber: () => head!.header.number,
     workingRoot: () => workingRoot,
@@ -313,6 +359,7 @@ function createCore(parts: CoreParts): ChainCore {
       reads.clear();
       stateReads.clear();
       await parts.checkpointer?.close();
+      config.fork?.client.close();
       db.close();
     },
   };

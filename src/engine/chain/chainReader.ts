@@ -14,6 +14,7 @@ import { ServiceError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { createStateReadCache } from '../state/stateReadCache.js';
+import type { RemoteTrieNodes } from '../state/remoteTrieNodes.js';
 import { createTrieNodeStore } from '../state/trieNodeStore.js';
 import { createBlockStore } from './blockStore.js';
 import { createBlockStoreReads } from './blockStoreReads.js';
@@ -29,6 +30,8 @@ export interface ChainReaderOptions {
   hardfork: string;
   /** For the point-evaluation precompile (kzgSetup.ts); without it a replay that calls 0x0a fails. */
   kzg?: KZG;
+  /** Fork mode: loads what the data dir lacks from the remote (remoteTrieNodes.ts). */
+  remote?: RemoteTrieNodes;
 }
 
 export interface ChainReader extends ChainView {
@@ -48,7 +51,10 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
   const blocks = createBlockStore({ db, common });
   const vmBlockchain: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
-      return { hash: () => blocks.canonicalHash(BigInt(number)) ?? new Uint8Array(32) };
+      // Fork mode: blocks below the fork block are the remote's.
+      const { remote } = options;
+      const hash = blocks.canonicalHash(BigInt(number)) ?? (remote && BigInt(number) < remote.fork.blockNumber ? await remote.blockHash(BigInt(number)) : new Uint8Array(32));
+      return { hash: () => hash };
     },
     async putBlock() {},
     shallowCopy() {
@@ -64,7 +70,7 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
 
   async function openState(root: Uint8Array): Promise<MerkleStateManager> {
     try {
-      return await createStateManagerAt({ store: trieStore, common, root, mode: 'overlay', reads: stateReads });
+      return await createStateManagerAt({ store: trieStore, common, root, mode: 'overlay', reads: stateReads, remote: options.remote });
     } catch (error) {
       throw new ServiceError(`unknown state root ${bytesToHex(root)}`, { cause: error });
     }

@@ -273,6 +273,8 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     blockLogs: (block) => blockLogEntries(core, block),
     async getProof(address, slots, block) {
       const state = await core.openState(core.stateRootAt(block), 'overlay');
+      // Fork mode: reading the slots first loads their paths; a proof walk alone skips what is missing.
+      if (core.config.fork) for (const slot of slots) await state.getStorage(new Address(address), slot);
       return getMerkleStateProof(state, new Address(address), slots);
     },
     async close() {

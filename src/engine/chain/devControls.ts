@@ -299,7 +299,9 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     },
     reset: () =>
       locked(async () => {
-        const genesis = await core.getBlockByNumber(0n);
+        // In fork mode the chain starts at the fork block, with the dev accounts funded.
+        const first = core.firstBlockNumber;
+        const genesis = await core.getBlockByNumber(first);
         if (!genesis) throw new ServerError('the chain has no genesis block');
         pool.clear();
         snapshots.clear();
@@ -307,13 +309,13 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
         // between chunks: each step leaves a whole shorter chain (crash-safe), and a reset of a long
         // chain never holds other requests for more than one chunk (10,000 blocks at once held
         // them 1.5 s).
-        for (let top = core.headNumber(); top > 0n; ) {
-          const to = top > RESET_CHUNK_BLOCKS ? top - RESET_CHUNK_BLOCKS : 0n;
-          const target = to === 0n ? genesis : await core.getBlockByNumber(to);
+        for (let top = core.headNumber(); top > first; ) {
+          const to = top > first + RESET_CHUNK_BLOCKS ? top - RESET_CHUNK_BLOCKS : first;
+          const target = to === first ? genesis : await core.getBlockByNumber(to);
           if (!target) throw new ServerError(`the chain has no block ${to}`);
-          core.rewindTo(to, target.header.stateRoot);
+          core.rewindTo(to, to === first ? core.firstWorkingRoot() : target.header.stateRoot);
           top = to;
-          if (top > 0n) await yieldToLoop();
+          if (top > first) await yieldToLoop();
         }
         await miner.reset();
         timeOffsetSec = 0n;

@@ -16,6 +16,8 @@ import {
   equalsBytes,
   unpadBytes,
 } from '@ethereumjs/util';
+import { attachRemoteState, guardStorageTrie, withRemoteNodes } from './remoteStateHooks.js';
+import type { RemoteTrieNodes } from './remoteTrieNodes.js';
 import type { StateReadCache } from './stateReadCache.js';
 import { createOverlayTrieDb, createPersistentTrieDb } from './trieDb.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
@@ -29,6 +31,8 @@ export interface StateManagerAtOptions {
   mode: 'persistent' | 'overlay';
   /** Overlays only: trie reads shared with other overlays (any root; entries are keyed by root). */
   reads?: StateReadCache;
+  /** Fork mode: nodes and code the store lacks are loaded from the remote (remoteStateHooks.ts). */
+  remote?: RemoteTrieNodes;
 }
 
 const ABSENT_STORAGE = new Uint8Array([0x80]);
@@ -49,14 +53,16 @@ const MAX_STORAGE_READERS = 256;
  */
 export class CachedStorageStateManager extends MerkleStateManager {
   private readonly reads: StateReadCache | undefined;
+  private readonly remote: RemoteTrieNodes | undefined;
   private rootBytes: Uint8Array | undefined;
   private rootHex = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
   private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
 
-  constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache }) {
+  constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache; remote?: RemoteTrieNodes }) {
     super(opts);
     this.reads = opts.reads;
+    this.remote = opts.remote;
   }
 
   /** Hex of the account trie's root, converted once per root object. */
@@ -74,13 +80,16 @@ export class CachedStorageStateManager extends MerkleStateManager {
    * reads at too: it rebuilds its storage tries from it after every revert and keeps the two in
    * step on every write. Never written to, so its root never moves.
    */
-  private storageReader(rootHex: string, root: Uint8Array): MerklePatriciaTrie {
-    let trie = this.storageReaders.get(rootHex);
+  private storageReader(rootHex: string, root: Uint8Array, address: Address): MerklePatriciaTrie {
+    // In fork mode one storage root may belong to several accounts: a proof is per account.
+    const key = this.remote ? `${rootHex}_${address.toString()}` : rootHex;
+    let trie = this.storageReaders.get(key);
     if (trie === undefined) {
       if (this.storageReaders.size >= MAX_STORAGE_READERS) this.storageReaders.clear();
       trie = this._trie.shallowCopy(false);
       trie.root(root);
-      this.storageReaders.set(rootHex, trie);
+      if (this.remote) guardStorageTrie(trie, address.bytes, this.remote);
+      this.storageReaders.set(key, trie);
     }
     return trie;
   }
@@ -147,7 +156,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
     const keyHex = bytesToUnprefixedHex(key);
     const rootHex = bytesToUnprefixedHex(account.storageRoot);
     let value = this.reads.get(rootHex, keyHex);
-    if (value === undefined) value = await this.readThrough(this.storageReader(rootHex, account.storageRoot), rootHex, keyHex, key);
+    if (value === undefined) value = await this.readThrough(this.storageReader(rootHex, account.storageRoot, address), rootHex, keyHex, key);
     cache.put(address, key, value ?? ABSENT_STORAGE);
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
   }
@@ -183,7 +192,8 @@ function overlayCaches(): Caches {
 
 /** A state manager on `root`. Throws if the root is unknown. */
 export async function createStateManagerAt(options: StateManagerAtOptions): Promise<MerkleStateManager> {
-  const db = options.mode === 'persistent' ? createPersistentTrieDb(options.store) : createOverlayTrieDb(options.store);
+  const store = options.remote ? withRemoteNodes(options.store, options.remote) : options.store;
+  const db = options.mode === 'persistent' ? createPersistentTrieDb(store) : createOverlayTrieDb(store);
   const trie = new MerklePatriciaTrie({
     db,
     useKeyHashing: true,
@@ -196,7 +206,8 @@ export async function createStateManagerAt(options: StateManagerAtOptions): Prom
   const stateManager =
     options.mode === 'persistent'
       ? new MerkleStateManager({ trie, common: options.common, caches: new Caches({ account: lru, storage: lru, code: lru }) })
-      : new CachedStorageStateManager({ trie, common: options.common, caches: overlayCaches(), reads: options.reads });
+      : new CachedStorageStateManager({ trie, common: options.common, caches: overlayCaches(), reads: options.reads, remote: options.remote });
+  if (options.remote) attachRemoteState(stateManager, options.remote);
   await stateManager.setStateRoot(options.root);
   return stateManager;
 }

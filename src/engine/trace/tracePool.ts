@@ -13,7 +13,8 @@ import type { ChainLogger } from '../chain/chainConfig.js';
 import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
 import { createFairJobQueue } from './fairJobQueue.js';
 import type { JobScope, TraceJob } from './traceJob.js';
-import { errorFromWire, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
+import type { RemoteCaller } from '../state/remoteTrieNodes.js';
+import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
 
 export interface TracePoolOptions {
   /** Worker threads (at least 1). */
@@ -35,6 +36,8 @@ export interface TracePoolOptions {
   /** The worker script; default traceWorker.js (or .ts from source) beside this module. */
   workerUrl?: URL;
   logger?: ChainLogger;
+  /** Fork mode: sends the workers' remote calls (WorkerRemoteCall) with the main thread's client. */
+  remote?: RemoteCaller;
 }
 
 export interface TracePoolStats {
@@ -157,6 +160,17 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   }
 
   function onReply(slot: Slot, reply: WorkerReply): void {
+    if ('remote' in reply) {
+      const answer = (message: RemoteCallAnswer) => {
+        if (slots.includes(slot)) slot.worker.postMessage(message);
+      };
+      if (!options.remote) answer({ remoteReply: reply.remote, ok: false, error: errorToWire(new InternalError('no fork remote')) });
+      else options.remote.call(reply.method, reply.params).then(
+        (result) => answer({ remoteReply: reply.remote, ok: true, result }),
+        (error: unknown) => answer({ remoteReply: reply.remote, ok: false, error: errorToWire(error) }),
+      );
+      return;
+    }
     if ('ready' in reply) {
       slot.ready = true;
     } else if (slot.current?.id === reply.id) {

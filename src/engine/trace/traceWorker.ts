@@ -8,10 +8,28 @@ import { loadKzg } from '../execute/kzgSetup.js';
 import { createTracer } from './createTracer.js';
 import { runTraceJob } from './traceJob.js';
 import type { CallEnv } from '../chain/callExecution.js';
-import { errorToWire, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
+import { createRemoteTrieNodes } from '../state/remoteTrieNodes.js';
+import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
 
 const data = workerData as TraceWorkerData;
-const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg() });
+const port = parentPort!;
+/** Fork mode: remote calls this worker sent through the pool, by id. */
+const remoteCalls = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
+let remoteIds = 0;
+const remote =
+  data.fork &&
+  createRemoteTrieNodes({
+    fork: data.fork,
+    client: {
+      call: (method, params) =>
+        new Promise((resolve, reject) => {
+          const id = ++remoteIds;
+          remoteCalls.set(id, { resolve, reject });
+          port.postMessage({ remote: id, method, params } satisfies WorkerReply);
+        }),
+    },
+  });
+const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg(), remote });
 // Jobs use only the record* methods: the rendered-trace cache and its reorg invalidation stay on
 // the main thread.
 const tracer = createTracer({ chain, gasCap: data.gasCap, stepCaps: data.stepCaps, maxTimeoutMs: data.maxTimeoutMs });
@@ -23,11 +41,17 @@ const calls: CallEnv = {
   createVm: (options) => chain.createVm(options),
   zeroBaseFeeBlock: (block) => chain.zeroBaseFeeBlock(block),
 };
-const port = parentPort!;
 /** The running job's id and abort controller (the pool runs one job at a time per worker). */
 const running = new Map<number, AbortController>();
 
-port.on('message', (message: WorkerRequest | WorkerCancel) => {
+port.on('message', (message: WorkerRequest | WorkerCancel | RemoteCallAnswer) => {
+  if ('remoteReply' in message) {
+    const waiting = remoteCalls.get(message.remoteReply);
+    remoteCalls.delete(message.remoteReply);
+    if (message.ok) waiting?.resolve(message.result);
+    else waiting?.reject(errorFromWire(message.error));
+    return;
+  }
   if ('cancel' in message) {
     running.get(message.cancel)?.abort();
     return;

@@ -11,6 +11,7 @@ import {
 } from '../../rpc/errors.js';
 import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
 import type { StepCaps } from '../record/stepBudget.js';
+import type { ForkPoint } from '../state/remoteTrieNodes.js';
 import type { TraceJob } from './traceJob.js';
 
 /** What a worker is started with. */
@@ -23,6 +24,11 @@ export interface TraceWorkerData {
   stepCaps?: StepCaps;
   /** Longest timeout a job may run with, ms (jobs arrive clamped already; see createTracer). */
   maxTimeoutMs?: number;
+  /**
+   * Fork mode: the remote block the chain was forked from. The worker loads the trie nodes it lacks
+   * through the pool (WorkerRemoteCall), which sends the call with the main thread's client.
+   */
+  fork?: ForkPoint;
 }
 
 export interface WorkerRequest {
@@ -45,7 +51,17 @@ export interface WireError {
   data?: unknown;
 }
 
-export type WorkerReply = { ready: true } | { id: number; ok: true; texts: string[] } | { id: number; ok: false; error: WireError };
+/** Fork mode: a worker asks the pool to send one JSON-RPC call to the fork remote. */
+export interface WorkerRemoteCall {
+  remote: number;
+  method: string;
+  params: unknown[];
+}
+
+/** The pool's answer to a WorkerRemoteCall. */
+export type RemoteCallAnswer = { remoteReply: number; ok: true; result: unknown } | { remoteReply: number; ok: false; error: WireError };
+
+export type WorkerReply = WorkerRemoteCall | { ready: true } | { id: number; ok: true; texts: string[] } | { id: number; ok: false; error: WireError };
 
 /** `error` as structured-clonable data (no stack, no cause). */
 export function errorToWire(error: unknown): WireError {
