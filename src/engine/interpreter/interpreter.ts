@@ -232,13 +232,18 @@ export class Interpreter {
     this.shouldPause = options.shouldPause;
   }
 
-  /** Runs a message (call or create) with journaling; the caller already checked depth and funds. */
-  *execute(message: Message): Execution {
+  /** The deadline check, and a pause when the driver asks for one (checked again on resuming). */
+  private *checkpoint(): Generator<void, void, void> {
     this.check?.();
     if (this.shouldPause?.()) {
       yield;
       this.check?.();
     }
+  }
+
+  /** Runs a message (call or create) with journaling; the caller already checked depth and funds. */
+  *execute(message: Message): Execution {
+    yield* this.checkpoint();
     this.hooks?.enter(message);
     const result = message.kind === 'CREATE' || message.kind === 'CREATE2' ? yield* this.create(message) : yield* this.call(message);
     this.hooks?.exit(message, result);
@@ -791,13 +796,7 @@ export class Interpreter {
           case 0x56: {
             use(8);
             need(1);
-            if (++this.jumps % CHECK_EVERY_JUMPS === 0) {
-              this.check?.();
-              if (this.shouldPause?.()) {
-                yield;
-                this.check?.();
-              }
-            }
+            if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
             const dest = stack.pop()!;
             if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
             pc = Number(dest);
@@ -806,13 +805,7 @@ export class Interpreter {
           case 0x57: {
             use(10);
             need(2);
-            if (++this.jumps % CHECK_EVERY_JUMPS === 0) {
-              this.check?.();
-              if (this.shouldPause?.()) {
-                yield;
-                this.check?.();
-              }
-            }
+            if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
             const dest = stack.pop()!;
             const cond = stack.pop()!;
             if (cond !== 0n) {
