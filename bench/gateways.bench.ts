@@ -16,7 +16,7 @@ import { keccak256 } from 'viem';
 import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook, type TracehookProcess } from '../src/testing/spawnTracehook.js';
 import { scratchDatabase } from '../src/store/testing/scratchDatabase.js';
-import { runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
+import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { numberArg, signedErc20Transactions } from './erc20Workload.js';
 
 const TXS = numberArg('txs', 200);
@@ -35,7 +35,7 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
 async function loadOver(urls: string[], bodies: string[]): Promise<{ rps: number; bad: number }> {
   const spec = (url: string): LoadSpec => ({ url, body: '', bodies, connections: Math.max(1, Math.floor(CONNECTIONS / urls.length)), durationMs: DURATION_MS, warmupMs: 1000 });
   const results: LoadResult[] = await Promise.all(urls.map((url) => runLoadInChild(spec(url))));
-  const bad = results.reduce((n, r) => n + r.errors + Object.entries(r.statuses).filter(([s]) => s !== '200').reduce((m, [, c]) => m + c, 0), 0);
+  const bad = results.reduce((n, r) => n + failedRequests(r), 0);
   return { rps: results.reduce((n, r) => n + r.rps, 0), bad };
 }
 

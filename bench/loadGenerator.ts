@@ -39,6 +39,11 @@ export interface LoadResult {
   responseBytes: number;
 }
 
+/** Requests that failed: connection errors and answers other than HTTP 200. */
+export function failedRequests(result: LoadResult): number {
+  return result.errors + Object.entries(result.statuses).reduce((n, [status, count]) => (status === '200' ? n : n + count), 0);
+}
+
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 function buildRequest(spec: LoadSpec, text: string): Buffer {

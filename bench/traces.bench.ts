@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { encodeFunctionData, keccak256, type Hex } from 'viem';
 import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook } from '../src/testing/spawnTracehook.js';
-import { runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
+import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
 
 const account = benchAccount;
@@ -58,11 +58,10 @@ function printRows(rows: Row[]): void {
   console.log('| workload | tracehook traces/s | anvil traces/s | ratio | tracehook p50 / p99 ms | anvil p50 / p99 ms | non-200 (th / anvil) |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
-    const bad = (l: LoadResult) => l.errors + Object.entries(l.statuses).filter(([s]) => s !== '200').reduce((n, [, c]) => n + c, 0);
     const a = typeof r.anvil === 'string' ? undefined : r.anvil;
     const none = r.anvil === 'unsupported' ? 'n/a (-32601)' : '—';
     console.log(
-      `| ${r.name} | ${r.tracehook.rps} | ${a ? a.rps : none} | ${a ? (r.tracehook.rps / a.rps).toFixed(2) : '—'} | ${r.tracehook.p50Ms} / ${r.tracehook.p99Ms} | ${a ? `${a.p50Ms} / ${a.p99Ms}` : '—'} | ${bad(r.tracehook)} / ${a ? bad(a) : '—'} |`,
+      `| ${r.name} | ${r.tracehook.rps} | ${a ? a.rps : none} | ${a ? (r.tracehook.rps / a.rps).toFixed(2) : '—'} | ${r.tracehook.p50Ms} / ${r.tracehook.p99Ms} | ${a ? `${a.p50Ms} / ${a.p99Ms}` : '—'} | ${failedRequests(r.tracehook)} / ${a ? failedRequests(a) : '—'} |`,
     );
   }
 }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { keccak256 } from 'viem';
 import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook } from '../src/testing/spawnTracehook.js';
-import { runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
+import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, signedErc20Transactions, tokenAddress, transferData } from './erc20Workload.js';
 
 const TXS = numberArg('txs', 400);
@@ -39,7 +39,6 @@ function cpuMicros(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-const bad = (l: LoadResult) => l.errors + Object.entries(l.statuses).filter(([s]) => s !== '200').reduce((n, [, c]) => n + c, 0);
 
 async function main(): Promise<void> {
   const anvil = await startAnvil();
@@ -95,7 +94,7 @@ async function main(): Promise<void> {
       const direct = await runLoadInChild({ ...directSpec, url: anvil.url });
       const a2 = cpuMicros(anvil.child.pid);
       const cpu = `${perRequest(t0, t1, via)} | ${perRequest(a0, a1, via)} / ${perRequest(a1, a2, direct)}`;
-      console.log(`| ${name} | ${via.rps} | ${direct.rps} | ${(via.rps / direct.rps).toFixed(2)} | ${via.p50Ms} / ${via.p99Ms} | ${direct.p50Ms} / ${direct.p99Ms} | ${cpu} | ${bad(via)} / ${bad(direct)} |`);
+      console.log(`| ${name} | ${via.rps} | ${direct.rps} | ${(via.rps / direct.rps).toFixed(2)} | ${via.p50Ms} / ${via.p99Ms} | ${direct.p50Ms} / ${direct.p99Ms} | ${cpu} | ${failedRequests(via)} / ${failedRequests(direct)} |`);
     }
   } finally {
     await tracehook.kill('SIGTERM');

@@ -6,14 +6,17 @@
 // ethereumjs raises errors; where ethereumjs departs from the specification, or a feature is not
 // implemented here (BLOCKHASH, EIP-7702 delegated code, the asynchronous precompiles), it throws
 // Unsupported and the caller runs the request on ethereumjs instead.
-import type { PrecompileInput } from '@ethereumjs/evm';
 import { bigIntToBytes, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
 import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
+import { Memory } from './memory.js';
+import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
+import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned, wordToBytes } from './words.js';
 import { type Account, Unsupported, type WorldState } from './worldState.js';
 
-const M256 = (1n << 256n) - 1n;
-const SIGN = 1n << 255n;
+export { Errors, addressBytes };
+export type { ExecutionEnv, FrameHooks, Message, MessageKind, MessageResult, SyncPrecompile } from './message.js';
+
 const ADDR = (1n << 160n) - 1n;
 const TWO64M1 = (1n << 64n) - 1n;
 const EMPTY = new Uint8Array(0);
@@ -21,129 +24,6 @@ const MAX_CODE = 24576;
 const MAX_INITCODE = 49152;
 const STACK_LIMIT = 1024;
 const DEPTH_LIMIT = 1024;
-
-/** ethereumjs's error texts (EVMError.errorMessages), which callers map to geth's. */
-export const Errors = {
-  OUT_OF_GAS: 'out of gas',
-  STACK_UNDERFLOW: 'stack underflow',
-  STACK_OVERFLOW: 'stack overflow',
-  INVALID_JUMP: 'invalid JUMP',
-  INVALID_OPCODE: 'invalid opcode',
-  REVERT: 'revert',
-  STATIC: 'static state change',
-  CREATE_COLLISION: 'create collision',
-  CODESIZE: 'code size to deposit exceeds maximum code size',
-  INVALID_BYTECODE: 'invalid bytecode deployed',
-  INITCODE_SIZE: 'initcode exceeds max initcode size',
-} as const;
-
-/** A precompile from ethereumjs, called synchronously. */
-export type SyncPrecompile = (input: PrecompileInput) => unknown;
-
-/** Block and transaction context of an execution. */
-export interface ExecutionEnv {
-  origin: bigint;
-  gasPrice: bigint;
-  coinbase: bigint;
-  timestamp: bigint;
-  number: bigint;
-  prevRandao: bigint;
-  gasLimit: bigint;
-  chainId: bigint;
-  baseFee: bigint;
-  blobBaseFee: bigint;
-  /** Active precompiles by address; only 0x01–0x09 run here (they are synchronous). */
-  precompiles: Map<bigint, SyncPrecompile>;
-  /** What ethereumjs's precompiles read besides the data (common, _EVM). */
-  precompileContext: Omit<PrecompileInput, 'data' | 'gasLimit'>;
-}
-
-export type MessageKind = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
-
-export interface Message {
-  kind: MessageKind;
-  caller: bigint;
-  /** The account whose storage and balance the frame runs against. */
-  address: bigint;
-  /** Whose code runs (the callee for CALL/STATICCALL, the target for CALLCODE/DELEGATECALL). */
-  codeAddress: bigint;
-  value: bigint;
-  /** Value moves from caller to address (CALL, CALLCODE, creates). */
-  transfer: boolean;
-  data: Uint8Array;
-  /** Init code of a create. */
-  initCode?: Uint8Array;
-  gas: number;
-  depth: number;
-  isStatic: boolean;
-}
-
-export interface MessageResult {
-  /** undefined on success; 'revert' or ethereumjs's halt text otherwise. */
-  error: string | undefined;
-  gasLeft: number;
-  output: Uint8Array;
-}
-
-/** Optional observer of frames (the recorder's hook point); absent means no cost. */
-export interface FrameHooks {
-  /** A new run begins (the driver restarts an execution after loading state): forget the last one. */
-  reset(): void;
-  enter(message: Message): void;
-  exit(message: Message, result: MessageResult): void;
-}
-
-function memCost(words: number): number {
-  return words * 3 + Math.floor((words * words) / 512);
-}
-
-function toSigned(x: bigint): bigint {
-  return x & SIGN ? x - (1n << 256n) : x;
-}
-
-function exp(base: bigint, exponent: bigint): bigint {
-  let result = 1n;
-  base &= M256;
-  while (exponent > 0n) {
-    if (exponent & 1n) result = (result * base) & M256;
-    exponent >>= 1n;
-    if (exponent > 0n) base = (base * base) & M256;
-  }
-  return result;
-}
-
-const MASK64 = (1n << 64n) - 1n;
-const scratchBytes = new Uint8Array(32);
-const scratch = new DataView(scratchBytes.buffer);
-
-function bytesToWord(bytes: Uint8Array, start: number, length: number): bigint {
-  if (length === 32 && start + 32 <= bytes.length) {
-    scratchBytes.set(bytes.subarray(start, start + 32));
-    return (scratch.getBigUint64(0) << 192n) | (scratch.getBigUint64(8) << 128n) | (scratch.getBigUint64(16) << 64n) | scratch.getBigUint64(24);
-  }
-  let hex = '';
-  for (let i = 0; i < length; i++) {
-    const b = start + i < bytes.length ? bytes[start + i]! : 0;
-    hex += b < 16 ? '0' + b.toString(16) : b.toString(16);
-  }
-  return length === 0 ? 0n : BigInt('0x' + hex);
-}
-
-function wordToBytes(word: bigint, out: Uint8Array, offset: number): void {
-  scratch.setBigUint64(0, word >> 192n);
-  scratch.setBigUint64(8, (word >> 128n) & MASK64);
-  scratch.setBigUint64(16, (word >> 64n) & MASK64);
-  scratch.setBigUint64(24, word & MASK64);
-  out.set(scratchBytes, offset);
-}
-
-export function addressBytes(address: bigint): Uint8Array {
-  return setLengthLeft(bigIntToBytes(address), 20);
-}
-
-function bytesToBig(bytes: Uint8Array): bigint {
-  return bytes.length === 0 ? 0n : bytesToWord(bytes, 0, bytes.length);
-}
 
 function isDelegation(code: Uint8Array): boolean {
   return code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
@@ -154,47 +34,6 @@ class Halt {
     readonly error: string | undefined,
     readonly output: Uint8Array = EMPTY,
   ) {}
-}
-
-/** One frame's memory: grows on use, `words` is what gas has paid for (MSIZE). */
-class Memory {
-  buf = new Uint8Array(0);
-  words = 0;
-
-  /** Gas to grow to cover [offset, offset+length), updating `words`; Infinity past 4 GiB. */
-  expand(offset: bigint, length: bigint): number {
-    if (length === 0n) return 0;
-    const end = offset + length;
-    if (end > 0xffffffffn) return Infinity;
-    const words = Math.ceil(Number(end) / 32);
-    if (words <= this.words) return 0;
-    const cost = memCost(words) - memCost(this.words);
-    this.words = words;
-    return cost;
-  }
-
-  /** Makes `buf` hold `words` words (after gas was charged). */
-  ensure(): void {
-    const size = this.words * 32;
-    if (this.buf.length < size) {
-      const next = new Uint8Array(Math.max(size, Math.min(this.buf.length * 2, size + 65536)));
-      next.set(this.buf);
-      this.buf = next;
-    }
-  }
-
-  /** The bytes in place (valid until memory changes). */
-  view(offset: number, length: number): Uint8Array {
-    if (length === 0) return EMPTY;
-    this.ensure();
-    return this.buf.subarray(offset, offset + length);
-  }
-
-  read(offset: number, length: number): Uint8Array {
-    if (length === 0) return EMPTY;
-    this.ensure();
-    return this.buf.slice(offset, offset + length);
-  }
 }
 
 export interface InterpreterOptions {
@@ -1026,15 +865,5 @@ export class Interpreter {
 function invalidJump(code: Uint8Array, address: bigint, pc: number): string {
   return `${Errors.INVALID_JUMP} at ${bytesToHex(keccak256(code))}/0x${address.toString(16).padStart(40, '0')}:${pc}`;
 }
-
-/** PUSH of up to 6 bytes as a number (exact in a double), then one BigInt. */
-function bytesToSmall(code: Uint8Array, start: number, n: number): bigint {
-  let v = 0;
-  for (let i = 0; i < n; i++) v = v * 256 + code[start + i]!;
-  return v < 256 ? SMALL[v]! : BigInt(v);
-}
-
-/** 0n..255n, allocated once. */
-const SMALL: bigint[] = Array.from({ length: 256 }, (_, i) => BigInt(i));
 
 export type { Account };

@@ -1,0 +1,48 @@
+// One frame's memory for the interpreter, grown as used, with the yellow paper's expansion cost.
+
+const EMPTY = new Uint8Array(0);
+
+function memCost(words: number): number {
+  return words * 3 + Math.floor((words * words) / 512);
+}
+
+/** One frame's memory: grows on use, `words` is what gas has paid for (MSIZE). */
+export class Memory {
+  buf = new Uint8Array(0);
+  words = 0;
+
+  /** Gas to grow to cover [offset, offset+length), updating `words`; Infinity past 4 GiB. */
+  expand(offset: bigint, length: bigint): number {
+    if (length === 0n) return 0;
+    const end = offset + length;
+    if (end > 0xffffffffn) return Infinity;
+    const words = Math.ceil(Number(end) / 32);
+    if (words <= this.words) return 0;
+    const cost = memCost(words) - memCost(this.words);
+    this.words = words;
+    return cost;
+  }
+
+  /** Makes `buf` hold `words` words (after gas was charged). */
+  ensure(): void {
+    const size = this.words * 32;
+    if (this.buf.length < size) {
+      const next = new Uint8Array(Math.max(size, Math.min(this.buf.length * 2, size + 65536)));
+      next.set(this.buf);
+      this.buf = next;
+    }
+  }
+
+  /** The bytes in place (valid until memory changes). */
+  view(offset: number, length: number): Uint8Array {
+    if (length === 0) return EMPTY;
+    this.ensure();
+    return this.buf.subarray(offset, offset + length);
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    if (length === 0) return EMPTY;
+    this.ensure();
+    return this.buf.slice(offset, offset + length);
+  }
+}
