@@ -8,6 +8,7 @@ import type { KZG } from '@ethereumjs/util';
 import { paramsVM } from '@ethereumjs/vm';
 import { ServiceError } from '../../rpc/errors.js';
 import { wasmEcrecover } from './wasmEcrecover.js';
+import { keccak256 } from '../interpreter/keccak.js';
 import type { ForkSetup } from './forkGenesis.js';
 
 /** Hardforks the dev chain can run (proof-of-stake rules only, as anvil's defaults). */
@@ -166,7 +167,7 @@ export function createChainCommon(chainId: bigint, hardfork: string, kzg?: KZG):
     chain: { ...Mainnet, name: 'tracehook-dev', chainId: Number(chainId), hardforks, bootstrapNodes: [], dnsNetworks: [] },
     hardfork,
     // Without a KZG, the point-evaluation precompile (0x0a) throws out of the VM instead of running.
-    customCrypto: kzg ? { ecrecover: wasmEcrecover, kzg } : { ecrecover: wasmEcrecover },
+    customCrypto: kzg ? { ecrecover: wasmEcrecover, keccak256, kzg } : { ecrecover: wasmEcrecover, keccak256 },
   });
 }
 
