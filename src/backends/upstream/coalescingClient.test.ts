@@ -1,14 +1,14 @@
 // The coalescing client against a real anvil behind the test proxy (which counts HTTP requests and
 // can misbehave): cheap calls of one turn leave as one batch with each caller getting its own
 // answer, transaction traces batch among themselves, writes and block traces go alone, a caller's abort settles only its call, a failed batch fails
-// each call with the retryable error, and a node that refuses batches is asked one by one.
+// each call with the retryable error, a batch too large together is asked call by call, and a node that refuses batches is asked one by one.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnvil, type AnvilProcess } from '../../testing/startAnvil.js';
 import { startMisbehavingUpstream, type MisbehavingUpstream } from './testing/misbehavingUpstream.js';
 import { createJsonRpcClient } from './jsonRpcClient.js';
 import { createCoalescingClient } from './coalescingClient.js';
-import { UpstreamAbortedError, UpstreamConnectionError } from '../../rpc/errors.js';
+import { UpstreamAbortedError, UpstreamAnswerTooLargeError, UpstreamConnectionError } from '../../rpc/errors.js';
 
 let anvil: AnvilProcess;
 let proxy: MisbehavingUpstream;
@@ -116,6 +116,31 @@ describe('coalescing client', () => {
     for (const r of results) expect(r).toMatchObject({ status: 'rejected', reason: expect.any(UpstreamConnectionError) });
     proxy.mode = 'proxy';
     client.close();
+  });
+
+  it('behavior: a batch whose answer together is over the size limit is asked again call by call; only a call too large alone fails', async () => {
+    // Each answer is 400 kB of result: two fit the 1 MB limit alone but not three together.
+    let batches = 0;
+    const big = http.createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string; params: [string] } | { id: number; method: string; params: [string] }[];
+      const answer = (call: { id: number; params: [string] }) => ({ jsonrpc: '2.0', id: call.id, result: call.params[0] === 'huge' ? 'f'.repeat(1_200_000) : call.params[0].repeat(400_000) });
+      if (Array.isArray(body)) batches++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(big.address() as { port: number }).port}`;
+    const client = createCoalescingClient(createJsonRpcClient({ url, maxResponseBytes: 1_000_000 }));
+    const hashes = ['a', 'b', 'c'];
+    const answers = await Promise.all(hashes.map((h) => client.call('trace_transaction', [h])));
+    expect(batches).toBe(1);
+    expect(answers).toEqual(hashes.map((h) => h.repeat(400_000)));
+    const outcomes = await Promise.allSettled([client.call('trace_transaction', ['d']), client.call('trace_transaction', ['huge'])]);
+    expect(outcomes[0]).toMatchObject({ status: 'fulfilled', value: 'd'.repeat(400_000) });
+    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: expect.any(UpstreamAnswerTooLargeError) });
+    client.close();
+    await new Promise((r) => big.close(r));
   });
 
   it('behavior: a node that refuses batches is asked one call at a time from then on', async () => {

@@ -7,9 +7,10 @@
 // as the same traces sent side by side, and one write carries them), so they never delay cheap
 // calls; block traces, logs and other heavy calls go alone. A batch's answers are checked by the
 // wrapped client as usual; a transport failure fails every call of the batch with the same
-// retryable error (the router fails each over on its own), and a node that refuses batches gets
-// calls one by one from then on.
-import { RpcError, UpstreamAbortedError, UpstreamError } from '../../rpc/errors.js';
+// retryable error (the router fails each over on its own), a batch whose answer is over the size
+// limit is asked again call by call, and a node that refuses batches gets calls one by one from
+// then on.
+import { RpcError, UpstreamAbortedError, UpstreamAnswerTooLargeError, UpstreamError } from '../../rpc/errors.js';
 import type { JsonRpcCall, JsonRpcCallOptions, JsonRpcClient, JsonRpcOutcome } from './jsonRpcClient.js';
 
 /** Methods short enough to share a batch with others. */
@@ -97,6 +98,12 @@ export function createCoalescingClient(client: JsonRpcClient, options: Coalescin
       );
       live.forEach((w, i) => settle(w, outcomes[i]!));
     } catch (error) {
+      if (error instanceof UpstreamAnswerTooLargeError) {
+        // The answers together were over the size limit (e.g. eight large traces): each call is
+        // asked alone, and only an answer over the limit by itself fails.
+        for (const w of live) void send([w], timeoutMs);
+        return;
+      }
       if (!(error instanceof UpstreamError) && error instanceof RpcError) {
         // The node answered the batch as a whole with an error: it does not take batches.
         batching = false;
