@@ -27,6 +27,7 @@ import { createTracePathMetrics } from './backends/upstream/tracePathMetrics.js'
 import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstreamsRoute.js';
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
 import { createNotifyMetrics } from './gateway/ops/notifyMetrics.js';
+import { registerTraceQueueMetrics } from './gateway/ops/traceQueueMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
 import { createUpstreamSubscriptions } from './main/upstreamSubscriptions.js';
@@ -283,6 +284,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       cleanups.push(() => keyChanges.close());
     }
     const stopNotifyMetrics = notifyMetrics.bind(gateway.metrics.registry, { db, followers: () => followers });
+    if (pool) registerTraceQueueMetrics(gateway.metrics.registry, () => pool.stats());
     cleanups.push(async () => stopNotifyMetrics());
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());

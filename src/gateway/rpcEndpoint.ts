@@ -69,6 +69,8 @@ class CallContext implements RpcContext {
     private readonly ex: RpcExchange,
     /** The API key's id: the trace pool's fair queue is per key. */
     readonly clientKey: string,
+    /** The API key's tier (the trace queue's depth is counted per class in /metrics). */
+    readonly keyClass: string,
   ) {}
   get signal(): AbortSignal {
     return this.#ensureController().signal;
@@ -292,7 +294,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     const quota = bill.chargeCalls([item], false);
     const limited = quota instanceof Promise ? await quota : quota;
     if (limited) return refuse(ex, request, limited, item.kind === 'run' ? item.call.id : item.id);
-    const ctx = new CallContext(request.requestId, ex, key.id);
+    const ctx = new CallContext(request.requestId, ex, key.id, key.tier);
     const answer = answerItem(item, request, ctx, bill);
     const text = answer instanceof Promise ? await answer : answer;
     if (text === undefined) return noContent(ex, request);
@@ -306,7 +308,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
     outcome.methods = `batch(${items.length})`;
     const limited = await bill.chargeCalls(items, true);
     if (limited) return refuse(ex, request, limited, null);
-    const ctx = new CallContext(request.requestId, ex, key.id);
+    const ctx = new CallContext(request.requestId, ex, key.id, key.tier);
     const budget = createResponseBudget(deps.maxResponseBytes, () => ctx.abort());
     const parts = await answerItems(items, request, ctx, bill, budget);
     const answered = parts.filter((p): p is string => p !== undefined);

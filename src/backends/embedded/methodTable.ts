@@ -15,6 +15,8 @@ export interface RpcContext {
    * and serves keys in turn; calls without one share a single queue.
    */
   clientKey?: string;
+  /** The API key's class (its tier): the trace queue's depth in /metrics is counted per class. */
+  keyClass?: string;
   /**
    * Told by a caching backend, once per cacheable call, whether the cache answered it (the
    * gateway's `X-Cache` header). Absent where nobody asks.

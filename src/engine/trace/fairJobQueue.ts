@@ -31,6 +31,8 @@ export interface FairJobQueue<T> {
   remove(key: string, item: T): boolean;
   /** Empties every queue; returns what waited. */
   drain(): T[];
+  /** Every waiting item, key by key (for counts; the queue must not change while iterating). */
+  waiting(): IterableIterator<T>;
 }
 
 export function createFairJobQueue<T>(options: FairJobQueueOptions): FairJobQueue<T> {
@@ -104,6 +106,9 @@ export function createFairJobQueue<T>(options: FairJobQueueOptions): FairJobQueu
       queues.clear();
       size = 0;
       return all;
+    },
+    *waiting() {
+      for (const queue of queues.values()) yield* queue;
     },
   };
 }

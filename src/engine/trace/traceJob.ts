@@ -57,6 +57,8 @@ export interface JobScope {
   signal?: AbortSignal;
   /** The requester's key (API key id): the pool queues jobs per key and serves keys in turn. */
   clientKey?: string;
+  /** The requester's key class (its tier), for the queue depth in /metrics; `internal` when absent. */
+  keyClass?: string;
 }
 
 /** What runs a job besides the tracer. */

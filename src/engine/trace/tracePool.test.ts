@@ -27,7 +27,7 @@ describe('createTracePool', () => {
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
     const answers = await Promise.all([answer(1000), answer(1000), answer(1000), answer(1000)].map((job) => pool!.run(job)));
     expect(new Set(answers.flat()).size).toBe(2);
-    expect(pool.stats()).toEqual({ workers: 2, starting: 0, busy: 0, queued: 0, queuedKeys: 0, replaced: 0, cancelled: 0 });
+    expect(pool.stats()).toEqual({ workers: 2, starting: 0, busy: 0, queued: 0, queuedKeys: 0, queuedByClass: {}, replaced: 0, cancelled: 0 });
   });
 
   it('error: a worker stuck past the timeout is terminated and replaced; its job fails with the timeout error', async () => {
@@ -105,12 +105,12 @@ describe('createTracePool', () => {
   it('error: a key beyond its share fails with -32005 for this key while another key is still admitted', async () => {
     pool = createTracePool({ size: 1, worker: WORKER, workerUrl, maxQueuedJobs: 16, minKeyShare: 2 });
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
-    const flood = Array.from({ length: 20 }, () => failure(pool!.run(answer(200), { clientKey: 'A' })));
+    const flood = Array.from({ length: 20 }, () => failure(pool!.run(answer(200), { clientKey: 'A', keyClass: 'payg' })));
     // One runs, 16 wait (A alone holds the whole queue), 3 are refused.
-    expect(pool.stats()).toMatchObject({ busy: 1, queued: 16, queuedKeys: 1 });
-    const b = pool.run(answer(200), { clientKey: 'B' });
+    expect(pool.stats()).toMatchObject({ busy: 1, queued: 16, queuedKeys: 1, queuedByClass: { payg: 16 } });
+    const b = pool.run(answer(200), { clientKey: 'B', keyClass: 'enterprise' });
     // B is under its share (8 of 16 with two keys): A's newest waiting job gives up its place.
-    expect(pool.stats()).toMatchObject({ queued: 16, queuedKeys: 2 });
+    expect(pool.stats()).toMatchObject({ queued: 16, queuedKeys: 2, queuedByClass: { payg: 15, enterprise: 1 } });
     // A holds more than its share now: it is refused for this key.
     expect(await failure(pool.run(answer(200), { clientKey: 'A' }))).toMatchObject({
       code: -32005,

@@ -48,6 +48,8 @@ export interface TracePoolStats {
   queued: number;
   /** Client keys with jobs waiting. */
   queuedKeys: number;
+  /** Jobs waiting per key class (the requester's tier; `internal` for jobs that name none). */
+  queuedByClass: Record<string, number>;
   /** Workers replaced after a crash or a timeout since the pool started. */
   replaced: number;
   /** Jobs given up because their client went away (taken out of the queue or stopped running). */
@@ -70,6 +72,7 @@ interface Pending {
   id: number;
   job: TraceJob;
   key: string;
+  keyClass: string;
   signal: AbortSignal | undefined;
   settled: boolean;
   resolve(texts: string[]): void;
@@ -87,6 +90,12 @@ interface Slot {
 const NO_KEY = '';
 
 export const DEFAULT_MAX_QUEUED_JOBS = 256;
+
+function countByClass(waiting: Iterable<Pending>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const p of waiting) counts[p.keyClass] = (counts[p.keyClass] ?? 0) + 1;
+  return counts;
+}
 
 /** Starts `options.size` workers. */
 export function createTracePool(options: TracePoolOptions): TracePool {
@@ -247,7 +256,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
       const signal = scope?.signal;
       if (signal?.aborted) return Promise.reject(new ExecutionCancelledError());
       return new Promise<string[]>((resolve, reject) => {
-        const pending: Pending = { id: nextId++, job, key: scope?.clientKey ?? NO_KEY, signal, settled: false, resolve, reject };
+        const pending: Pending = { id: nextId++, job, key: scope?.clientKey ?? NO_KEY, keyClass: scope?.keyClass ?? 'internal', signal, settled: false, resolve, reject };
         const pushed = queue.push(pending.key, pending);
         if (!pushed.ok) {
           reject(refusal(pushed.reason, pushed.share));
@@ -272,6 +281,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
         busy: slots.filter((s) => s.current).length,
         queued: queue.size,
         queuedKeys: queue.keys,
+        queuedByClass: countByClass(queue.waiting()),
         replaced,
         cancelled,
       };
