@@ -3,7 +3,7 @@
 import { RpcError, ResourceNotFoundError } from '../../rpc/errors.js';
 import { getEvent, listAttempts, listEvents, replayEvent, replayFailedSince, type AttemptRecord, type EventRecord } from '../outbox/deliveryLog.js';
 import type { DeliveryStatus } from '../outbox/recordAttempt.js';
-import type { WebhookRecord } from '../webhooks/webhookTypes.js';
+import { sampleSubject, testNotificationEvent } from '../webhooks/testNotification.js';
 import { defineRoute, type ApiDeps, type ApiRoute } from './apiRoute.js';
 import { ReplayEventBody, ReplayFailedBody, RotateKeyBody, WebhookIdBody, invalidField } from './apiSchemas.js';
 import { PAGE_PARAMS, PAGINATION_SCHEMA, WEBHOOK_ID_PARAM, loadWebhook, pagination, queryPage, queryWebhookId } from './apiQuery.js';
@@ -82,11 +82,6 @@ const EVENT_SCHEMA = {
     body: { type: 'string', description: 'the exact notification bytes (webhook-event only)' },
   },
 };
-
-/** A type-shaped sample event, so receivers' parsers accept the test notification. */
-function testEvent(w: WebhookRecord): object {
-  return w.type === 'GRAPHQL' ? { data: {}, sequenceNumber: '0', network: w.network, test: true } : { network: w.network, activity: [], test: true };
-}
 
 export function createDeliveryRoutes(deps: ApiDeps): ApiRoute[] {
   const { repo, db } = deps;
@@ -184,7 +179,8 @@ export function createDeliveryRoutes(deps: ApiDeps): ApiRoute[] {
       response: data({ type: 'object', properties: { event_id: { type: 'string' } } }),
       async handle({ body }) {
         const webhook = await loadWebhook(repo, body.webhook_id);
-        const [event] = await db.transaction((tx) => deps.notifier.appendEvents(tx, [{ webhookId: webhook.id, type: webhook.type, event: testEvent(webhook) }]));
+        const sample = testNotificationEvent(webhook.type, webhook.network, await sampleSubject(repo, webhook));
+        const [event] = await db.transaction((tx) => deps.notifier.appendEvents(tx, [{ webhookId: webhook.id, type: webhook.type, event: sample }]));
         if (!event) throw new RpcError(`webhook_id: webhook ${webhook.id} is switched off (is_active false); switch it on first`, { httpStatus: 409, data: { field: 'webhook_id' } });
         deps.notifier.wake();
         return { data: { event_id: event.id } };

@@ -51,7 +51,19 @@ describe('POST /test-webhook-url', () => {
     expect(r.json.data).toMatchObject({ status_code: 200, response_body: 'thanks, listener here', error: null, signed_with: 'webhook' });
     expect(r.json.data.latency_ms).toEqual(expect.any(Number));
     const received = ok.requests.at(-1)!;
-    expect(JSON.parse(received.body)).toMatchObject({ webhookId: id, type: 'ADDRESS_ACTIVITY', event: { network: 'ETH_MAINNET', activity: [], test: true } });
+    // A realistic sample about the webhook's own address: ETH in, a token out, with the token's log.
+    expect(JSON.parse(received.body)).toMatchObject({
+      webhookId: id,
+      type: 'ADDRESS_ACTIVITY',
+      event: {
+        network: 'ETH_MAINNET',
+        test: true,
+        activity: [
+          { toAddress: '0x00000000000000000000000000000000000000a1', category: 'external', asset: 'ETH', value: 1.5, log: null },
+          { fromAddress: '0x00000000000000000000000000000000000000a1', category: 'token', asset: 'USDC', value: 25.5, log: { topics: [expect.any(String), expect.stringMatching(/a1$/), expect.any(String)] } },
+        ],
+      },
+    });
     expect(received.headers['x-service-signature']).toBe(signatureHex(received.raw, key));
     expect(received.headers['webhook-id']).toMatch(/^whevt_/);
     const events = await fetch(`${server.url}/webhook-events?webhook_id=${id}`, { headers: { 'X-Service-Token': TOKEN } });
@@ -61,7 +73,7 @@ describe('POST /test-webhook-url', () => {
   it('behavior: an unsaved form is tested with a one-off key and the type chosen', async () => {
     const r = await call(server.url, '/test-webhook-url', { webhook_url: ok.url, webhook_type: 'GRAPHQL' });
     expect(r.json.data).toMatchObject({ status_code: 200, signed_with: 'one-off key' });
-    expect(JSON.parse(ok.requests.at(-1)!.body)).toMatchObject({ type: 'GRAPHQL', event: { test: true, data: {} } });
+    expect(JSON.parse(ok.requests.at(-1)!.body)).toMatchObject({ type: 'GRAPHQL', event: { test: true, sequenceNumber: '0', data: { block: { hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), number: expect.any(Number) } } } });
   });
 
   it("error: a listener answering 500, a closed port: the answer says what happened (status and body, or the connection error)", async () => {

@@ -8,6 +8,7 @@ import { createNotificationSender } from '../deliver/sendNotification.js';
 import { notificationHeaders } from '../deliver/signNotification.js';
 import { serializeNotification } from '../outbox/notificationBody.js';
 import { WEBHOOK_TYPES, signingKeysAt } from '../webhooks/webhookTypes.js';
+import { sampleSubject, testNotificationEvent } from '../webhooks/testNotification.js';
 import { defineRoute, type ApiDeps, type ApiRoute } from './apiRoute.js';
 import { loadWebhook } from './apiQuery.js';
 import { invalidField } from './apiSchemas.js';
@@ -52,7 +53,7 @@ export function createTestUrlRoutes(deps: ApiDeps): ApiRoute[] {
         if (reason) throw invalidField('webhook_url', reason);
         const type = webhook?.type ?? body.webhook_type ?? 'ADDRESS_ACTIVITY';
         const network = webhook?.network ?? deps.networks[0] ?? 'ETH_MAINNET';
-        const event = type === 'GRAPHQL' ? { data: {}, sequenceNumber: '0', network, test: true } : { network, activity: [], test: true };
+        const event = testNotificationEvent(type, network, webhook ? await sampleSubject(deps.repo, webhook) : {});
         const eventId = deps.ids.eventId();
         const text = serializeNotification({ webhookId: webhook?.id ?? 'wh_test', id: eventId, createdAt: new Date(nowMs).toISOString(), type, event });
         const keys = webhook ? signingKeysAt(webhook, nowMs) : [deps.ids.signingKey()];
