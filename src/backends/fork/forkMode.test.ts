@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
 import { type AnvilProcess, startAnvil } from '../../testing/startAnvil.js';
 import { createDevChain, type DevChain } from '../../engine/chain/devChain.js';
 import { resolveForkSetup } from './forkModeSetup.js';
@@ -17,7 +19,7 @@ const HOLDER = '0x00000000000000000000000000000000000b0b01';
 /** Runtime: returns BLOCKHASH(0). */
 const BLOCKHASH_ZERO = '0x60004060005260206000f3';
 const HASH_READER = '0x00000000000000000000000000000000000b1a5e';
-/** Runtime: SSTORE(0, 0). Its storage holds slots 0 and 7 only: a branch with two leaves. */
+/** Runtime: SSTORE(0, 0). Its storage holds slots 0 and 7 only: a branch with two leaves, so clearing slot 0 needs slot 7's leaf. */
 const CLEARER = '0x600060005500';
 const CLEARER_ADDRESS = '0x00000000000000000000000000000000000c1ea2';
 
@@ -123,6 +125,11 @@ describe('fork mode (remote: anvil)', () => {
       expect((await chain.getReceipts((await headOf(chain)).hash()))![0]!.status).toBe(1);
       expect(bytesToHex(await cleared.getStorage(clearer, new Uint8Array(32)))).toBe('0x');
       expect(bytesToHex(await cleared.getStorage(clearer, setLengthLeft(hexToBytes('0x07'), 32)))).toBe('0x02');
+      // ...and its storage root is a full node's, the trie of slot 7 alone: slot 7's leaf came
+      // with the proof of a probe slot found under its path, not as an explicit empty value.
+      const alone = new MerklePatriciaTrie({ useKeyHashing: true });
+      await alone.put(setLengthLeft(hexToBytes('0x07'), 32), RLP.encode(new Uint8Array([2])));
+      expect(bytesToHex((await cleared.getAccount(clearer))!.storageRoot)).toBe(bytesToHex(alone.root()));
 
       // BLOCKHASH below the fork block is the remote's.
       const remoteGenesis = (await rpc(remote.url, 'eth_getBlockByNumber', ['0x0', false])) as { hash: string };

@@ -3,12 +3,14 @@
 // then walks again; code missing for a contract account is fetched by address. A path still
 // incomplete after its proof (a remote that sent a wrong proof, or an account delete that must
 // read a sibling no proof holds) fails with ForkStateReadError, never reads as absent; a storage
-// delete in that case keeps the slot as an explicit empty value (see guardStorageTrie).
+// delete in that case fetches the proof of a slot under the sibling, or where none is found keeps
+// the slot as an explicit empty value (see guardStorageTrie).
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { type Address, bytesToHex } from '@ethereumjs/util';
 import { ForkStateReadError } from '../../rpc/errors.js';
 import type { RemoteTrieNodes } from './remoteTrieNodes.js';
+import { collapsedSiblingPath, slotUnderPath } from './collapseProbe.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 
 const guarded = new WeakSet<MerklePatriciaTrie>();
@@ -35,6 +37,8 @@ export function guardTrie(
   fetched: (keyHex: string) => boolean,
   /** What a delete that needs a node outside every proof writes instead (none: it fails). */
   deleteFallback?: Uint8Array,
+  /** Loads the node a delete's collapse needs; false when it cannot be found (collapseProbe.ts). */
+  loadCollapsed?: (key: Uint8Array) => Promise<boolean>,
 ): MerklePatriciaTrie {
   if (guarded.has(trie)) return trie;
   guarded.add(trie);
@@ -71,13 +75,18 @@ export function guardTrie(
   trie.del = async (key: Uint8Array, skipKeyTransform?: boolean) => {
     if (deleteFallback === undefined) return write(key, () => del(key, skipKeyTransform));
     await read(key);
-    try {
-      return await del(key, skipKeyTransform);
-    } catch (error) {
-      if (!isMissingNode(error)) throw error;
-      unlock();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await del(key, skipKeyTransform);
+      } catch (error) {
+        if (!isMissingNode(error)) throw error;
+        unlock();
+      }
+      // The delete failed before the root moved. Once: fetch the node its collapse needs, retry.
+      if (attempt > 0 || !loadCollapsed || !(await loadCollapsed(key))) break;
+      forgetMisses(trie, fetched);
     }
-    // The delete failed before the root moved; the key is written as an explicit empty value.
+    // Not found: the key is written as an explicit empty value.
     return write(key, () => put(key, deleteFallback, skipKeyTransform));
   };
   return trie;
@@ -103,12 +112,21 @@ const EMPTY_VALUE = new Uint8Array([0x80]);
 
 /**
  * Guards a storage trie of `address`. Clearing a slot may have to merge its branch's last other
- * child, whose node no proof of a slot read here holds (its key is unknown, nodes cannot be asked
- * for by hash): the slot is then kept as an explicit empty value, which reads as zero like an
- * absent slot, and only the storage root (so the block's state root) differs from a full node's.
+ * child, whose node no proof of a slot read here holds (nodes cannot be asked for by hash): the
+ * proof of a slot found under that child's path is fetched (collapseProbe.ts). Where the child is
+ * too deep for that search, the slot is kept as an explicit empty value, which reads as zero like
+ * an absent slot, and only the storage root (so the block's state root) differs from a full node's.
  */
 export function guardStorageTrie(trie: MerklePatriciaTrie, address: Uint8Array, remote: RemoteTrieNodes): MerklePatriciaTrie {
-  return guardTrie(trie, (slot) => remote.loadSlot(address, slot), (slot) => `slot ${bytesToHex(slot)} of ${bytesToHex(address)}`, remote.fork.blockHash, (keyHex) => remote.node(keyHex) !== undefined, EMPTY_VALUE);
+  const appliedKey = (slot: Uint8Array) => (trie as unknown as { appliedKey(key: Uint8Array): Uint8Array }).appliedKey(slot);
+  const loadCollapsed = async (slot: Uint8Array) => {
+    const path = await collapsedSiblingPath(trie, appliedKey(slot));
+    const probe = path && (await slotUnderPath(path));
+    if (!probe) return false;
+    await remote.loadSlot(address, probe);
+    return true;
+  };
+  return guardTrie(trie, (slot) => remote.loadSlot(address, slot), (slot) => `slot ${bytesToHex(slot)} of ${bytesToHex(address)}`, remote.fork.blockHash, (keyHex) => remote.node(keyHex) !== undefined, EMPTY_VALUE, loadCollapsed);
 }
 
 interface StateManagerInternals {
