@@ -5,19 +5,22 @@
 // (engine/chain/subscriptionHub.ts), so `newHeads` and `logs` (with `removed: true` after a reorg)
 // reach WebSocket clients in the same shape. New blocks are found by walking parent hashes from the
 // new head down to a block already fed, so a reorg is handled whether or not its event came first.
-// `newPendingTransactions` is refused: the upstream nodes' pools are not followed.
+// `newPendingTransactions` is refused: the upstream nodes' pools are not followed. The same feed
+// drives the network's polled filters (upstreamFilters.ts), kept here rather than on a node.
 import type { Logger } from 'pino';
 import type { Backend } from '../backends/backend.js';
 import { createMethodTableBackend } from '../backends/backend.js';
 import { type RpcContext, createMethodTable, defineNamespace } from '../backends/embedded/methodTable.js';
 import { createSubscriptionHandlers } from '../backends/embedded/subscriptionMethods.js';
 import type { ChainEvent } from '../backends/upstream/chainFollower.js';
-import type { FeedBlock, FilterLog } from '../engine/chain/filterRegistry.js';
+import { type FeedBlock, type FilterLog, type FilterRegistry, createFilterRegistry } from '../engine/chain/filterRegistry.js';
 import { type SubscriptionHub, createSubscriptionHub } from '../engine/chain/subscriptionHub.js';
 import { MethodNotFoundError } from '../rpc/errors.js';
 import { hexToBytes } from '../rpc/hex.js';
 import { rawJsonToValue } from '../rpc/rawJson.js';
 import { subscriptionSchema } from '../rpc/schema/subscription.js';
+import { filterSchema } from '../rpc/schema/filter.js';
+import { createUpstreamFilterHandlers } from './upstreamFilters.js';
 
 /** Blocks fed most recently, remembered to find where a new head joins them. */
 const REMEMBERED_BLOCKS = 128;
@@ -39,9 +42,10 @@ export interface UpstreamSubscriptionsOptions {
 }
 
 export interface UpstreamSubscriptions {
-  /** Serves eth_subscribe/eth_unsubscribe for the network (listed before its pass-through). */
+  /** Serves eth_subscribe/eth_unsubscribe and the polled filters for the network (listed before its pass-through). */
   readonly backend: Backend;
   readonly hub: SubscriptionHub;
+  readonly filters: FilterRegistry;
   /** Resolves once every chain event seen so far has reached the hub. */
   settled(): Promise<void>;
   close(): void;
@@ -73,10 +77,12 @@ function logOf(log: RpcLog, timestamp: string): Omit<FilterLog, 'removed'> {
 export function createUpstreamSubscriptions(options: UpstreamSubscriptionsOptions): UpstreamSubscriptions {
   const { network, backend, logger } = options;
   const hub = createSubscriptionHub({ maxListeners: options.maxListeners });
+  const filters = createFilterRegistry({ clock: Date.now });
+  const listening = () => hub.isListening() || filters.hasFilters();
   const controller = new AbortController();
   let n = 0;
-  const request = async <T>(method: string, params: unknown[]): Promise<T> => {
-    const ctx: RpcContext = { requestId: `subscriptions:${network}:${++n}`, signal: controller.signal, clientKey: `subscriptions:${network}` };
+  const request = async <T>(method: string, params: unknown[], ctx?: RpcContext): Promise<T> => {
+    ctx ??= { requestId: `subscriptions:${network}:${++n}`, signal: controller.signal, clientKey: `subscriptions:${network}` };
     return rawJsonToValue(await backend.call(method, params, ctx)) as T;
   };
   // Fed blocks, oldest first.
@@ -109,13 +115,30 @@ export function createUpstreamSubscriptions(options: UpstreamSubscriptionsOption
     const blocks: FeedBlock[] = [];
     for (const block of joined) blocks.push(await feedBlockOf(block));
     fed = [...fed.slice(0, keep), ...joined.map((b) => ({ number: BigInt(b.number), hash: b.hash.toLowerCase() }))].slice(-REMEMBERED_BLOCKS);
-    hub.onBlocks(blocks, left.map((b) => hexToBytes(b.hash)));
+    const removed = left.map((b) => hexToBytes(b.hash));
+    hub.onBlocks(blocks, removed);
+    filters.onBlocks(blocks, removed);
+  };
+
+  /** With nothing fed yet, remembers the current head, so the next head change feeds every block after it. */
+  const listenFromHead = (): Promise<void> => {
+    if (fed.length > 0) return tail;
+    tail = tail
+      .then(async () => {
+        if (fed.length > 0) return;
+        const head = await request<RpcBlock | null>('eth_getBlockByNumber', ['latest', false]);
+        if (head && fed.length === 0) fed = [{ number: BigInt(head.number), hash: head.hash.toLowerCase() }];
+      })
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) logger.warn({ err: error, network }, 'filter feed could not read the head; it starts at the next one');
+      });
+    return tail;
   };
 
   const stopChain = options.chain.onChain((event) => {
     if (event.kind === 'finalized') return;
     // With nobody listening nothing is read; a listener added later hears of blocks from then on.
-    if (!hub.isListening()) {
+    if (!listening()) {
       fed = [];
       return;
     }
@@ -140,10 +163,19 @@ export function createUpstreamSubscriptions(options: UpstreamSubscriptionsOption
       },
     },
   });
-  const table = createMethodTable(defineNamespace(subscriptionSchema, subscriptions));
+  const filterHandlers = createUpstreamFilterHandlers({
+    network,
+    registry: filters,
+    request: (method, params, ctx) => request(method, params, ctx),
+    listenFromHead,
+    settled: () => tail,
+    logOf: (log, timestamp) => logOf(log as RpcLog, timestamp),
+  });
+  const table = createMethodTable(defineNamespace(subscriptionSchema, subscriptions), defineNamespace(filterSchema, filterHandlers));
   return {
     backend: createMethodTableBackend(table, 'subscriptions'),
     hub,
+    filters,
     settled: () => tail,
     close() {
       stopChain();
