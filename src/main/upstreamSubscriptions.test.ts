@@ -96,6 +96,38 @@ describe('subscriptions on an upstream network (real anvil)', () => {
     await until(() => notifications(heads).some((h) => h.hash === newHead.hash));
   }, 60_000);
 
+  it("behavior: polled log filters (viem's, unchanged): past logs first, new ones, removed: true after a reorg, eth_getFilterLogs", async () => {
+    const client = createPublicClient({ chain: foundry, transport: http(`${gateway.url}/v2/${gateway.keys.enterprise}`) });
+    const event = counter.abi.find((e) => e.type === 'event')!;
+    const direct = createPublicClient({ chain: foundry, transport: http(anvil.url) });
+    const past = await increment();
+    const pastBlock = await direct.waitForTransactionReceipt({ hash: past });
+    const filter = await client.createEventFilter({ address, fromBlock: pastBlock.blockNumber, event: event as never });
+    const changes = async () => (await client.getFilterChanges({ filter })) as unknown as { transactionHash: string; removed: boolean }[];
+    expect((await changes()).map((l) => [l.transactionHash, l.removed])).toEqual([[past, false]]);
+    const snapshot = await node('evm_snapshot');
+    const fresh = await increment();
+    const seen: { transactionHash: string; removed: boolean }[] = [];
+    const poll = async (n: number) => {
+      const deadline = Date.now() + 15_000;
+      while (seen.length < n) {
+        seen.push(...(await changes()));
+        if (Date.now() > deadline) throw new Error(`polled ${seen.length} of ${n} logs`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await poll(1);
+    expect(seen.map((l) => [l.transactionHash, l.removed])).toEqual([[fresh, false]]);
+    const all = (await client.getFilterLogs({ filter })) as unknown as { transactionHash: string }[];
+    expect(all.map((l) => l.transactionHash)).toEqual([past, fresh]);
+    // The node drops the block of `fresh`: the next polls report its log removed.
+    expect(await node('evm_revert', [snapshot])).toBe(true);
+    await node('anvil_mine', ['0x2']);
+    await poll(2);
+    expect(seen.map((l) => [l.transactionHash, l.removed])).toEqual([[fresh, false], [fresh, true]]);
+    expect(await client.uninstallFilter({ filter })).toBe(true);
+  }, 60_000);
+
   it('error: newPendingTransactions is refused naming why; over HTTP eth_subscribe says to use WebSocket', async () => {
     const refused = await call('eth_subscribe', ['newPendingTransactions']);
     expect(refused.error).toMatchObject({ code: -32601 });
