@@ -24,8 +24,11 @@ export interface UpstreamFilterDeps {
   registry: FilterRegistry;
   /** A read through the network's Backend, on behalf of the caller (its signal). */
   request<T>(method: string, params: unknown[], ctx: RpcContext): Promise<T>;
-  /** Makes sure the block feed runs from the current head on (the first filter starts it). */
-  listenFromHead(): Promise<void>;
+  /**
+   * Runs `fn` once the block feed has caught up with the node's head (given), with no block fed
+   * while it runs: where filters are installed (the first one starts the feed).
+   */
+  atHead<T>(fn: (head: bigint) => Promise<T> | T): Promise<T>;
   /** Resolves once every block seen so far has reached the registry. */
   settled(): Promise<void>;
   /** A node's log in the registry's shape, with its block's timestamp (hex). */
@@ -63,7 +66,6 @@ const keyOf = (ctx: RpcContext): string => ctx.clientKey ?? '';
 
 export function createUpstreamFilterHandlers(deps: UpstreamFilterDeps): HandlersFor<typeof filterSchema> {
   const { registry, request } = deps;
-  const head = async (ctx: RpcContext) => BigInt(await request<string>('eth_blockNumber', [], ctx));
   return {
     async eth_newFilter([filter], ctx) {
       const { addresses, topics } = addressTopicsOf(filter as Filter);
@@ -73,29 +75,25 @@ export function createUpstreamFilterHandlers(deps: UpstreamFilterDeps): Handlers
         if (!block) throw new ResourceNotFoundError(`eth_newFilter: unknown block ${filter.blockHash} on network ${deps.network}`);
         criteria.fromBlock = criteria.toBlock = BigInt(block.number);
       }
-      await deps.listenFromHead();
-      await deps.settled();
-      const now = await head(ctx);
-      const logs =
-        criteria.fromBlock !== undefined && criteria.fromBlock <= now
-          ? await request<NodeLog[]>('eth_getLogs', [getLogsFilter(criteria, criteria.fromBlock, criteria.toBlock ?? now)], ctx)
-          : [];
-      // Nodes that leave `blockTimestamp` out of their logs: the blocks' own (one read per block).
-      const untimed = [...new Set(logs.filter((l) => l.blockTimestamp === undefined).map((l) => l.blockHash))];
-      const stamps = new Map(
-        await Promise.all(untimed.map(async (hash) => [hash, (await request<{ timestamp: string } | null>('eth_getBlockByHash', [hash, false], ctx))?.timestamp] as const)),
-      );
-      const historic = logs.map((log) => {
-        const stamp = log.blockTimestamp ?? stamps.get(log.blockHash);
-        if (stamp === undefined) throw new ResourceNotFoundError(`eth_newFilter: block ${log.blockHash} of a log left network ${deps.network}; try again`);
-        return deps.logOf(log, stamp);
+      return deps.atHead(async (now) => {
+        const logs =
+          criteria.fromBlock !== undefined && criteria.fromBlock <= now
+            ? await request<NodeLog[]>('eth_getLogs', [getLogsFilter(criteria, criteria.fromBlock, criteria.toBlock ?? now)], ctx)
+            : [];
+        // Nodes that leave `blockTimestamp` out of their logs: the blocks' own (one read per block).
+        const untimed = [...new Set(logs.filter((l) => l.blockTimestamp === undefined).map((l) => l.blockHash))];
+        const stamps = new Map(
+          await Promise.all(untimed.map(async (hash) => [hash, (await request<{ timestamp: string } | null>('eth_getBlockByHash', [hash, false], ctx))?.timestamp] as const)),
+        );
+        const historic = logs.map((log) => {
+          const stamp = log.blockTimestamp ?? stamps.get(log.blockHash);
+          if (stamp === undefined) throw new ResourceNotFoundError(`eth_newFilter: block ${log.blockHash} of a log left network ${deps.network}; try again`);
+          return deps.logOf(log, stamp);
+        });
+        return registry.newLogFilter(criteria, keyOf(ctx), historic);
       });
-      return registry.newLogFilter(criteria, keyOf(ctx), historic);
     },
-    async eth_newBlockFilter(_params, ctx) {
-      await deps.listenFromHead();
-      return registry.newBlockFilter(keyOf(ctx));
-    },
+    eth_newBlockFilter: (_params, ctx) => deps.atHead(() => registry.newBlockFilter(keyOf(ctx))),
     eth_newPendingTransactionFilter() {
       throw new MethodNotFoundError('eth_newPendingTransactionFilter', {
         message: `eth_newPendingTransactionFilter is not served on network ${deps.network}: its transactions are in the upstream nodes' pools, which are not followed; block and log filters are`,

@@ -120,19 +120,24 @@ export function createUpstreamSubscriptions(options: UpstreamSubscriptionsOption
     filters.onBlocks(blocks, removed);
   };
 
-  /** With nothing fed yet, remembers the current head, so the next head change feeds every block after it. */
-  const listenFromHead = (): Promise<void> => {
-    if (fed.length > 0) return tail;
-    tail = tail
-      .then(async () => {
-        if (fed.length > 0) return;
-        const head = await request<RpcBlock | null>('eth_getBlockByNumber', ['latest', false]);
-        if (head && fed.length === 0) fed = [{ number: BigInt(head.number), hash: head.hash.toLowerCase() }];
-      })
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) logger.warn({ err: error, network }, 'filter feed could not read the head; it starts at the next one');
-      });
-    return tail;
+  /**
+   * Runs `fn` on the feed's queue once the feed has caught up with the node's current head (its
+   * number is given to `fn`): no block reaches the filters while it runs, so a filter installed
+   * there neither misses a block nor hears again of one its first answer already holds.
+   */
+  const atHead = <T>(fn: (head: bigint) => Promise<T> | T): Promise<T> => {
+    const run = tail.then(async () => {
+      const head = await request<RpcBlock | null>('eth_getBlockByNumber', ['latest', false]);
+      if (!head) throw new Error(`network ${network} has no latest block`);
+      if (fed.length === 0) fed = [{ number: BigInt(head.number), hash: head.hash.toLowerCase() }];
+      else await advance({ hash: head.hash });
+      return fn(BigInt(head.number));
+    });
+    tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   };
 
   const stopChain = options.chain.onChain((event) => {
@@ -167,7 +172,7 @@ export function createUpstreamSubscriptions(options: UpstreamSubscriptionsOption
     network,
     registry: filters,
     request: (method, params, ctx) => request(method, params, ctx),
-    listenFromHead,
+    atHead,
     settled: () => tail,
     logOf: (log, timestamp) => logOf(log as RpcLog, timestamp),
   });
