@@ -248,6 +248,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const rateLimiter = config.redisUrl ? createRedisRateLimiter({ url: config.redisUrl, clock: systemClock, logger: logger.child({ part: 'gateway' }) }) : undefined;
     if (rateLimiter) cleanups.push(() => rateLimiter.close());
     const gateway = createGateway({
+      // The notifier's clock: the management API's times (replays, pauses) on the delivery schedule's timeline.
+      clock: notifier.clock,
       rateLimiter,
       networks: served.map((network): NetworkOptions => {
         if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
