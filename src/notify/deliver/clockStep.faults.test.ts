@@ -87,16 +87,22 @@ describe.skipIf(missing !== null)('system clock stepped ±1 h during retries and
       firstBlocks.push(Math.min(...a.blockNums));
     }
     expect(firstBlocks).toEqual([...firstBlocks].sort((x, y) => x - y));
-    // No attempt of an event began while another was still being answered (a lease taken early).
+    // No attempt of an event began while another was still being answered (a lease taken early),
+    // and none waited past its back-off: the n-th retry comes within base·2^(n−1) (1 s base, before
+    // the jitter that only shortens it) of the previous answer, plus 3 s for polling on a busy machine.
+    // An unfollowed −1 h step would hold them an hour.
     const gaps: number[] = [];
+    const overdue: string[] = [];
     for (const id of firstSeen) {
       const times = all.filter((a) => a.eventId === id).map((a) => a.at);
-      for (let i = 1; i < times.length; i++) gaps.push(times[i]! - times[i - 1]!);
+      for (let n = 1; n < times.length; n++) {
+        const gap = times[n]! - times[n - 1]!;
+        gaps.push(gap);
+        if (gap > 1_000 * 2 ** (n - 1) + SLOW_FAILURE_MS + 3_000) overdue.push(`${id} retry ${n}: ${gap} ms`);
+      }
     }
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(SLOW_FAILURE_MS - 20);
-    // No retry waited past its back-off: 12 s of failures reach the 8–16 s step at most.
-    expect(Math.max(...gaps)).toBeLessThan(20_000);
-    expect(deliveredWithinMs).toBeLessThan(20_000);
+    expect(overdue).toEqual([]);
     // Nothing dead-lettered early (the window is 5 minutes of real time).
     const failed = await apiGet<{ data: unknown[] }>(p, `/api/webhook-events?webhook_id=${webhookId}&status=failed`);
     expect(failed.data).toEqual([]);
