@@ -55,6 +55,7 @@ import { startFollowerRole } from './roles/followerRole.js';
 import type { RoleProcess } from './roles/roleProcess.js';
 import { createRedisRateLimiter } from './gateway/policy/redisRateLimiter.js';
 import { systemClock } from './gateway/clock.js';
+import { createDataDirSpace } from './config/dataDirSpace.js';
 import { createNotifyChannel } from './store/postgres/notifyChannel.js';
 
 export interface RunningService extends RoleProcess {
@@ -243,11 +244,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       }
     }
     const upstreamStatus = () => [...backends.values()].map((b) => b.status());
+    const dataDirSpace = createDataDirSpace(config.dataDir);
 
     // Compute-unit buckets shared by every gateway (Redis), else this process's own.
     const rateLimiter = config.redisUrl ? createRedisRateLimiter({ url: config.redisUrl, clock: systemClock, logger: logger.child({ part: 'gateway' }) }) : undefined;
     if (rateLimiter) cleanups.push(() => rateLimiter.close());
     const gateway = createGateway({
+      // The notifier's clock: the management API's times (replays, pauses) on the delivery schedule's timeline.
+      clock: notifier.clock,
       rateLimiter,
       networks: served.map((network): NetworkOptions => {
         if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
@@ -267,8 +271,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       fastPath: !config.nodeHttpOnly,
       // On the gateway's one management router and OpenAPI document, beside /api/keys.
       apiRoutes: [...webhookRoutes, ...createUpstreamsRoutes({ networks: upstreamStatus })],
-      // /readyz shows each upstream network's table (states and capabilities, no origins).
-      readinessDetails: backends.size ? () => ({ networks: upstreamStatus().map(readyzNetworkView) }) : undefined,
+      // /readyz shows the data dir's free space (under the floor: not ready, with the figures) and
+      // each upstream network's table (states and capabilities, no origins).
+      readinessChecks: [{ name: 'storage', check: () => dataDirSpace.check() }],
+      readinessDetails: () => ({ storage: dataDirSpace.details(), ...(backends.size ? { networks: upstreamStatus().map(readyzNetworkView) } : {}) }),
       apiVersion: version,
       // The Vite build of web/ (npm ci's prepare and npm run build make it), beside dist/ from src/ or dist/.
       dashboard: { dir: fileURLToPath(new URL('../dist/web', import.meta.url)) },

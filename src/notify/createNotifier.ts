@@ -1,7 +1,9 @@
 // Wires the notify pipeline's runtime: URL policy, HTTP sender, delivery worker and the outbox
 // append entry point the chain follower calls. One notifier per process.
 import type { SqlDatabase, SqlExecutor } from '../store/sql.js';
-import { systemClock, type Clock } from './clock.js';
+import type { Clock } from './clock.js';
+import { createSteadyClock, isSteppableClock } from './steadyClock.js';
+import { createWallStepFollower } from './deliver/wallStepFollower.js';
 import { silentLogger, type NotifyLogger } from './notifyLogger.js';
 import { createWebhookIds, type RandomBytes } from './webhooks/webhookIds.js';
 import { RETRY_WINDOW_MS, type WebhookTier } from './webhooks/webhookTypes.js';
@@ -13,6 +15,10 @@ import { appendEvents, type AppendedEvent, type OutboxEvent } from './outbox/app
 
 export interface NotifierOptions {
   db: SqlDatabase;
+  /**
+   * Default: a steady clock (steadyClock.ts) whose wall-clock steps the worker follows. On
+   * PostgreSQL pass the database's clock (databaseClock.ts), which every process shares.
+   */
   clock?: Clock;
   /** Jitter source in [0, 1). */
   random?: () => number;
@@ -98,7 +104,7 @@ export interface Notifier {
 }
 
 export function createNotifier(options: NotifierOptions): Notifier {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? createSteadyClock();
   const logger = options.logger ?? silentLogger;
   const tier = options.tier ?? 'enterprise';
   const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
@@ -123,6 +129,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
     db: options.db,
     sender,
     clock,
+    // A store other processes share is not moved by one process's view of a step.
+    wallSteps: isSteppableClock(clock) && options.db.dialect === 'sqlite' ? createWallStepFollower(options.db, clock, logger) : undefined,
     random: options.random,
     ids,
     logger,

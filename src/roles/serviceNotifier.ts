@@ -7,6 +7,7 @@ import type { SqlDatabase } from '../store/sql.js';
 import { createNotifyChannel } from '../store/postgres/notifyChannel.js';
 import { createNotifier, type Notifier, type NotifierOptions } from '../notify/index.js';
 import { openServiceStore } from '../store/openServiceStore.js';
+import { createDatabaseClock } from '../notify/databaseClock.js';
 
 export interface ServiceNotifier {
   notifier: Notifier;
@@ -21,8 +22,12 @@ export async function createServiceNotifier(config: ServiceConfig, db: SqlDataba
   const wakeChannel = config.databaseUrl
     ? await createNotifyChannel({ connectionString: config.databaseUrl, channel: 'tracehook_deliveries', logger: logger.child({ part: 'notify' }) })
     : undefined;
+  // Times other processes compare (leases, retries) come from the database server's clock there;
+  // alone on SQLite, from the process's steady clock whose wall-clock steps the worker follows.
+  const clock = config.databaseUrl ? await createDatabaseClock(db, { logger: logger.child({ part: 'notify' }) }) : undefined;
   const notifier = createNotifier({
     db,
+    clock,
     logger: logger.child({ part: 'notify' }),
     tier: config.webhookTier,
     retryWindowMs: config.webhookRetryWindowSec === undefined ? undefined : config.webhookRetryWindowSec * 1000,
@@ -33,7 +38,13 @@ export async function createServiceNotifier(config: ServiceConfig, db: SqlDataba
     wakeChannel,
     ...extras,
   });
-  return { notifier, close: async () => wakeChannel?.close() };
+  return {
+    notifier,
+    close: async () => {
+      clock?.close();
+      await wakeChannel?.close();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Retryability is set where an error is created (STYLE.md §4): the defaults of each class.
 import { describe, expect, it } from 'vitest';
-import { InvalidParamsError, RateLimitedError, ServiceError, ServiceUnavailableError, UpstreamHttpError, upstreamRpcError } from './errors.js';
+import { InvalidParamsError, RateLimitedError, ServiceError, ServiceUnavailableError, StorageFullError, UpstreamHttpError, upstreamRpcError } from './errors.js';
 
 describe('retryable', () => {
   it('default: false unless the creator says so', () => {
@@ -21,5 +21,26 @@ describe('retryable', () => {
   it('args: a node error is retryable only for codes that blame the node', () => {
     expect([-32603, -32005, -32000, -32602, 3, -32601, 12345].map((code) => upstreamRpcError('m', { code, message: 'x' }).retryable)).toEqual([true, true, false, false, false, false, false]);
     expect(upstreamRpcError('m', { code: 12345, message: 'custom', data: { a: 1 } })).toMatchObject({ code: 12345, message: 'custom', data: { a: 1 } });
+  });
+});
+
+describe('StorageFullError', () => {
+  it('behavior: SQLite\'s SQLITE_FULL becomes -32002 naming the file, HTTP 507, retryable; other errors pass unchanged', () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const mapped = StorageFullError.from(full, 'chain.sqlite');
+    expect(mapped).toBeInstanceOf(StorageFullError);
+    expect((mapped as StorageFullError).toJSON()).toMatchInlineSnapshot(`
+      {
+        "code": -32002,
+        "data": {
+          "file": "chain.sqlite",
+          "retryAfterSec": 5,
+        },
+        "message": "the disk holding the data dir is full: chain.sqlite cannot grow, so nothing was written; free space on it and send this again",
+      }
+    `);
+    expect([(mapped as StorageFullError).httpStatus, (mapped as StorageFullError).retryable]).toEqual([507, true]);
+    const other = Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' });
+    expect(StorageFullError.from(other, 'chain.sqlite')).toBe(other);
   });
 });

@@ -175,6 +175,33 @@ export class ServiceUnavailableError extends RpcError {
   }
 }
 
+/**
+ * A write refused because the disk holding the data dir is full (SQLite's SQLITE_FULL): nothing of
+ * it was stored, reads still work, and the same write succeeds once space is freed. Code -32002
+ * (EIP-1474 "resource unavailable"), HTTP 507 (Insufficient Storage); `data.file` names the file.
+ */
+export class StorageFullError extends RpcError {
+  override name = 'StorageFullError';
+  static override readonly code = -32002;
+  readonly file: string;
+  constructor(file: string, cause?: unknown) {
+    super(`the disk holding the data dir is full: ${file} cannot grow, so nothing was written; free space on it and send this again`, {
+      cause,
+      retryable: true,
+      httpStatus: 507,
+      data: { file, retryAfterSec: 5 },
+    });
+    this.file = file;
+  }
+
+  /** `error` as a StorageFullError naming `file` when SQLite says the disk is full; else `error` itself. */
+  static from(error: unknown, file: string): unknown {
+    if (error instanceof StorageFullError) return error;
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === 'SQLITE_FULL' ? new StorageFullError(file, error) : error;
+  }
+}
+
 /** HTTP-level refusal before JSON-RPC decoding (body or batch too large). */
 export class PayloadTooLargeError extends RpcError {
   override name = 'PayloadTooLargeError';

@@ -14,7 +14,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
-import { ServiceError, UnreadableDataFileError } from '../../rpc/errors.js';
+import { ServiceError, StorageFullError, UnreadableDataFileError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
 import { createStateReadCache } from '../state/stateReadCache.js';
@@ -267,6 +267,15 @@ function createCore(parts: CoreParts): ChainCore {
 
   const reads = createReadCaches({ common, openState, createVmOn });
 
+  /** One write transaction of the chain; a full disk is a StorageFullError naming chain.sqlite, nothing written. */
+  function writeChain(write: () => void): void {
+    try {
+      db.transaction(write)();
+    } catch (error) {
+      throw StorageFullError.from(error, 'chain.sqlite');
+    }
+  }
+
   const core: ChainCore = {
     chainId: config.chainId,
     common,
@@ -314,13 +323,13 @@ function createCore(parts: CoreParts): ChainCore {
     withVm: reads.withReadVm,
     zeroBaseFeeBlock: reads.zeroBaseFeeBlock,
     commitBlock(block, receipts, preStateRoot) {
-      db.transaction(() => {
+      writeChain(() => {
         trieStore.flushPending();
         parts.stateKeys.flushPending();
         blocks.putCanonicalBlock(block, receipts, preStateRoot);
         blocks.setMeta(META_HEAD, block.hash());
         blocks.setMeta(META_WORKING_ROOT, block.header.stateRoot);
-      })();
+      });
       head = block;
       workingRoot = block.header.stateRoot;
       emit({ block, removed: [] });
@@ -330,11 +339,11 @@ function createCore(parts: CoreParts): ChainCore {
       return nodesLeft > 0 ? nodesLeft : parts.stateKeys.flushSome(max);
     },
     commitWorkingRoot(root) {
-      db.transaction(() => {
+      writeChain(() => {
         trieStore.flushPending();
         parts.stateKeys.flushPending();
         blocks.setMeta(META_WORKING_ROOT, root);
-      })();
+      });
       workingRoot = root;
     },
     discardPending() {

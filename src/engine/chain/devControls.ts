@@ -142,7 +142,13 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
       await miner.reset();
       return built;
     }
-    core.commitBlock(built.block, built.receipts, built.preStateRoot);
+    try {
+      core.commitBlock(built.block, built.receipts, built.preStateRoot);
+    } catch (error) {
+      // Not stored (a full disk): the miner returns to the head's state, as if never built.
+      await miner.reset();
+      throw error;
+    }
     nextTimestampSec = undefined;
     settings.nextBaseFeeWei = undefined;
     return built;

@@ -11,6 +11,7 @@ import { createAttemptRecorder } from './attemptRecorder.js';
 import { nextDeliveryState, parseRetryAfterMs, type RetryScheduleOptions } from './retrySchedule.js';
 import { notificationHeaders } from './signNotification.js';
 import type { NotificationSender } from './sendNotification.js';
+import type { WallStepFollower } from './wallStepFollower.js';
 
 export interface DeliveryWorkerOptions {
   db: SqlDatabase;
@@ -29,6 +30,11 @@ export interface DeliveryWorkerOptions {
    */
   leaseRenewMs?: number;
   clock?: Clock;
+  /**
+   * Follows steps of the system clock (a process owning its store): when one is seen, claiming
+   * pauses until the attempts in flight are recorded, then the stored schedule and the clock move.
+   */
+  wallSteps?: WallStepFollower;
   random?: () => number;
   ids?: WebhookIds;
   logger?: NotifyLogger;
@@ -92,6 +98,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let renewTimer: NodeJS.Timeout | undefined;
   /** Claims failed in a row (the store unreachable): the next look backs off, up to 5 s. */
   let claimFailures = 0;
+  /** A wall-clock step was seen: nothing new starts until it is followed. */
+  let stepping = false;
 
   function renew(): void {
     if (inFlight.size === 0) return;
@@ -135,7 +143,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       (chained) => {
         inFlight.delete(job.eventId);
         // The chained job takes this one's slot; other work is found by the poll timer or a wake.
-        if (chained && running) void launch(chained);
+        if (chained && running && !stepping) void launch(chained);
         else if (chained) void releaseLeases(db, workerId, [chained.eventId]).catch(() => undefined);
         else if (running) wake();
       },
@@ -173,6 +181,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     try {
       do {
         again = false;
+        if (options.wallSteps && (stepping || options.wallSteps.pending() !== 0)) {
+          // Attempts in flight were scheduled on the old timeline: their completions wake us.
+          stepping = true;
+          if (inFlight.size > 0) break;
+          await options.wallSteps.follow();
+          stepping = false;
+        }
         const free = concurrency - inFlight.size;
         if (free <= 0 || !running) break;
         const jobs = await claim(free);

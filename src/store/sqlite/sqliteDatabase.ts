@@ -5,7 +5,8 @@ import type { SqlDatabase, SqlExecutor, SqlRow, SqlValue } from '../sql.js';
 import { createAsyncLock } from '../asyncLock.js';
 import { preparePrivateDatabaseFile } from './privateDatabaseFile.js';
 import { startWalCheckpointer, type WalCheckpointer } from './walCheckpointer.js';
-import { UnreadableDataFileError } from '../../rpc/errors.js';
+import { StorageFullError, UnreadableDataFileError } from '../../rpc/errors.js';
+import { basename } from 'node:path';
 
 export interface SqliteDatabaseOptions {
   /** File path, or ':memory:'. */
@@ -76,15 +77,26 @@ export function createSqliteDatabase(options: SqliteDatabaseOptions): SqlDatabas
     return stmt;
   }
 
+  // A full disk is the caller's StorageFullError naming the file (HTTP 507), never an internal error.
+  const file = basename(options.filename);
+  const full = (error: unknown) => StorageFullError.from(error, file);
   const direct: SqlExecutor = {
     async query<R extends SqlRow>(sql: string, params: readonly SqlValue[] = []) {
       const q = convert(sql, params);
       const stmt = prepare(q.sql);
-      return (stmt.reader ? stmt.all(...q.args) : (stmt.run(...q.args), [])) as R[];
+      try {
+        return (stmt.reader ? stmt.all(...q.args) : (stmt.run(...q.args), [])) as R[];
+      } catch (error) {
+        throw full(error);
+      }
     },
     async execute(sql: string, params: readonly SqlValue[] = []) {
       const q = convert(sql, params);
-      return prepare(q.sql).run(...q.args).changes;
+      try {
+        return prepare(q.sql).run(...q.args).changes;
+      } catch (error) {
+        throw full(error);
+      }
     },
   };
 
@@ -101,7 +113,7 @@ export function createSqliteDatabase(options: SqliteDatabaseOptions): SqlDatabas
           return result;
         } catch (error) {
           if (db.inTransaction) db.exec('ROLLBACK');
-          throw error;
+          throw full(error);
         }
       }),
     async close() {

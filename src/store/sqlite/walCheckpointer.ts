@@ -9,7 +9,15 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
 const db = new Database(workerData.filename, { fileMustExist: true });
-const timer = setInterval(() => db.pragma('wal_checkpoint(PASSIVE)'), workerData.intervalMs);
+// A full disk (the database file cannot grow) is passing: the next tick tries again once space is
+// back. Anything else ends the worker, and the main connection checkpoints instead.
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    if (!error || error.code !== 'SQLITE_FULL') throw error;
+  }
+}, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message !== 'close') return;
   clearInterval(timer);
