@@ -2,19 +2,18 @@
 // gateway` on one PostgreSQL store with one Redis (a key prefix per run, removed at the end), each in
 // front of the same anvil through its own counting proxy. A trace computed by gateway A is served
 // by gateway B without B's node seeing the call (a final block's, and a canonical one's); after a
-// reorg B does not serve the replaced block's traces; a third gateway whose Redis accepts
-// connections and never answers still answers every request, well within its deadline.
+// reorg B does not serve the replaced block's traces; a third gateway whose Redis is connected and
+// never answers a command still answers every request, well within its deadline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { startAnvilFleet, type AnvilFleet } from '../backends/upstream/testing/anvilFleet.js';
 import { startMisbehavingUpstream, type MisbehavingUpstream } from '../backends/upstream/testing/misbehavingUpstream.js';
+import { startStallingRedis, type StallingRedis } from '../backends/upstream/cache/testing/stallingRedis.js';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
 import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
 import { scratchDatabase } from '../store/testing/scratchDatabase.js';
@@ -48,8 +47,7 @@ describe.skipIf(!ok)('traces shared by gateway processes through Redis', () => {
   const dirs: string[] = [];
   const procs: TracehookProcess[] = [];
   const proxies: MisbehavingUpstream[] = [];
-  const hangingSockets = new Set<Socket>();
-  let hanging: Server;
+  let stalled: StallingRedis;
   let fleet: AnvilFleet;
   let admin: Redis;
   let a: TracehookProcess;
@@ -82,22 +80,17 @@ describe.skipIf(!ok)('traces shared by gateway processes through Redis', () => {
     }
     // Deep enough that anvil calls the first blocks finalized (it finalizes 64 blocks behind its head).
     for (let i = 0; i < 70; i++) await fleet.mine({ txs: 0 });
-    hanging = createServer((s) => {
-      hangingSockets.add(s);
-      s.on('error', () => undefined);
-    });
-    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    stalled = await startStallingRedis();
     [proxyA, proxyB, proxyC] = await Promise.all([0, 1, 2].map(() => startMisbehavingUpstream({ target: fleet.urls[0]!, mode: 'proxy' })));
     proxies.push(proxyA!, proxyB!, proxyC!);
     a = await spawnGateway('all', proxyA!, REDIS_URL);
-    [b, c] = await Promise.all([spawnGateway('gateway', proxyB!, REDIS_URL), spawnGateway('gateway', proxyC!, `redis://127.0.0.1:${(hanging.address() as AddressInfo).port}`)]);
+    [b, c] = await Promise.all([spawnGateway('gateway', proxyB!, REDIS_URL), spawnGateway('gateway', proxyC!, stalled.url)]);
   }, 90_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.kill('SIGKILL')));
     await Promise.all(proxies.map((p) => p.close()));
-    hangingSockets.forEach((s) => s.destroy());
-    await new Promise<void>((r) => (hanging ? hanging.close(() => r()) : r()));
+    await stalled?.close();
     await fleet?.close();
     await scratch.drop();
     const keys = await admin.keys(`${prefix}*`);
@@ -176,7 +169,8 @@ describe.skipIf(!ok)('traces shared by gateway processes through Redis', () => {
     expect((gone.body as { result?: unknown }).result).toBeUndefined();
     expect(await admin.keys(`${prefix}tc:*`)).not.toHaveLength(0);
 
-    // Redis that never answers: every request still succeeds, each well within its deadline.
+    // A Redis that is connected but never answers (its compute-unit bucket and the shared cache):
+    // every request still succeeds, each well within its deadline.
     const started = Date.now();
     for (const [method, params] of [...calls, ['trace_transaction', [tx]] as [string, unknown[]]]) {
       const t0 = Date.now();
@@ -186,8 +180,9 @@ describe.skipIf(!ok)('traces shared by gateway processes through Redis', () => {
     }
     const hangingMetrics = await (await fetch(`${c.baseUrl}/metrics`, { headers: { 'x-service-token': c.authToken } })).text();
     expect(hangingMetrics).toMatch(/tracehook_shared_cache_lookups_total\{network="CHAIN_31337",outcome="(error|timeout)"\} [1-9]/);
+    expect(stalled.stalled.get('MGET')).toBeGreaterThanOrEqual(1);
     expect(c.child.exitCode).toBeNull();
-    console.info(`shared traces: B served 3 traces computed by A from Redis; 3 calls through a hanging Redis in ${Date.now() - started} ms`);
+    console.info(`shared traces: B served 3 traces computed by A from Redis; 3 calls through a stalled Redis in ${Date.now() - started} ms`);
   }, 90_000);
 });
 

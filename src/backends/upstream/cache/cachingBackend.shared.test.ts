@@ -18,6 +18,7 @@ import { createCachingBackend, type CachingBackend } from './cachingBackend.js';
 import { createCacheMetrics } from './cacheMetrics.js';
 import { createRedisSharedCache, type RedisSharedCache } from './redisSharedCache.js';
 import { createTestChainView, type TestChainView } from './testing/testChainView.js';
+import { startStallingRedis } from './testing/stallingRedis.js';
 import { createMetricsRegistry } from '../../../gateway/ops/metricsRegistry.js';
 
 const REDIS_URL = process.env.TRACEHOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -266,5 +267,31 @@ describe.skipIf(!reachable)('the shared trace tier (real Redis, real anvil)', ()
       expect(Date.now() - started).toBeLessThan(1_000);
     }
     expect(a.sent.filter((m) => m === 'debug_traceTransaction')).toHaveLength(2);
+  });
+
+  it('error: a Redis that completes its handshake, then never answers a read or write: each miss waits its bound, then is computed', async () => {
+    const stalled = await startStallingRedis();
+    opened.push(stalled);
+    const metrics = createCacheMetrics();
+    const shared = createRedisSharedCache({ url: stalled.url, prefix, timeoutMs: 100, metrics });
+    opened.push(shared);
+    await shared.connected();
+    const view = createTestChainView(node);
+    await view.refresh();
+    const a = gatewayCache(shared, view, metrics);
+    for (const tx of [txA, txB]) {
+      const started = Date.now();
+      expect(rawJsonToValue(await a.cache.call('trace_transaction', [tx], plain))).toEqual(await direct('trace_transaction', [tx]));
+      const took = Date.now() - started;
+      expect(took).toBeGreaterThanOrEqual(90);
+      expect(took).toBeLessThan(1_000);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    const registry = createMetricsRegistry();
+    metrics.bind(registry);
+    const text = registry.render();
+    expect(text).toContain('tracehook_shared_cache_lookups_total{network="ANVIL",outcome="timeout"} 2');
+    expect(text).toContain('tracehook_shared_cache_writes_total{network="ANVIL",outcome="error"} 2');
+    expect(stalled.stalled.get('MGET')).toBe(2);
   });
 });

@@ -78,7 +78,8 @@ export function createRedisSharedCache(options: RedisSharedCacheOptions): RedisS
   const redis = new Redis(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: timeoutMs,
+    // Our own bound (within) answers first; ioredis's ends the command itself a little later.
+    commandTimeout: timeoutMs * 2,
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 6), 5_000),
   }) as TraceRedis;
