@@ -3,7 +3,8 @@
 // ADDRESS_ACTIVITY webhook, once `-m fast` (clients told, clean shutdown) and once `-m immediate`
 // (no shutdown checkpoint, crash recovery at the next start), and started again each time. Both
 // processes stay up and reconnect; /readyz is 503 while the server is down and 200 after; an
-// independent listener gets every event, first attempts in order, one id per block's transfer.
+// independent listener gets every event, first attempts in order, one id per block's transfer; the
+// follower takes its lease again after each restart and the worker process delivers after each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,7 +55,8 @@ describe.skipIf(!binDir)('a real PostgreSQL restart mid-run (roles all and worke
     const p = await spawnTracehook({
       dataDir,
       ready: role === 'worker' ? /^tracehook worker/m : undefined,
-      args: ['--role', role, '--database-url', server.url, '--upstream', fleet.urls[0]!, '--trace-workers', '0', '--webhook-retry-window-sec', '600'],
+      // The worker logs each delivery (debug), to show it delivered after each restart.
+      args: ['--role', role, '--database-url', server.url, '--upstream', fleet.urls[0]!, '--trace-workers', '0', '--webhook-retry-window-sec', '600', ...(role === 'worker' ? ['--log-level', 'debug'] : [])],
     });
     procs.push(p);
     return p;
@@ -160,6 +162,13 @@ describe.skipIf(!binDir)('a real PostgreSQL restart mid-run (roles all and worke
         expect(bodies.get(id) ?? r.body).toBe(r.body);
         bodies.set(id, r.body);
       }
+      // Each process came back: the follower took its lease again after each restart (generations
+      // 2 and 3), and the worker process delivered after each restart.
+      const logLines = (p: TracehookProcess) => p.logs().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { time: number; msg: string; network?: string; generation?: string });
+      const leases = logLines(all).filter((l) => l.msg.startsWith('lease acquired') && l.network === NETWORK);
+      expect(leases.map((l) => l.generation)).toEqual(['1', '2', '3']);
+      const delivered = logLines(worker).filter((l) => l.msg === 'webhook delivered');
+      for (const o of outages) expect(delivered.some((l) => l.time > o.to), `the worker delivered after the ${o.mode} restart`).toBe(true);
       // No process crashed.
       expect(all.child.exitCode).toBeNull();
       expect(worker.child.exitCode).toBeNull();
