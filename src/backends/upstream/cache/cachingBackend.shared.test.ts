@@ -2,8 +2,11 @@
 // two caching backends standing for two gateways over one real anvil: a trace one computed is
 // served to the other without reaching its node, in every trace form; a non-final entry whose block
 // the reader's view replaced (a reorg) is not served; a damaged value is never served; the byte
-// budget holds; Redis on a closed port or hanging without an answer fails no call and stalls none.
+// budget holds; Redis on a closed port, hanging without an answer, stalled after its handshake, or
+// stopped mid-run (a private redis-server) fails no call and stalls none; once back, it is used again.
 import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -22,6 +25,8 @@ import { startStallingRedis } from './testing/stallingRedis.js';
 import { createMetricsRegistry } from '../../../gateway/ops/metricsRegistry.js';
 
 const REDIS_URL = process.env.TRACEHOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** A private server for the stop-and-start case (the shared one at 6379 is never stopped). */
+const REDIS_SERVER = '/usr/bin/redis-server';
 const FROM = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
@@ -268,6 +273,55 @@ describe.skipIf(!reachable)('the shared trace tier (real Redis, real anvil)', ()
     }
     expect(a.sent.filter((m) => m === 'debug_traceTransaction')).toHaveLength(2);
   });
+
+  it.skipIf(!existsSync(REDIS_SERVER))('error: a private Redis stopped mid-run: calls are computed at once; once it is back, traces are shared again', async () => {
+    const port = await freePort();
+    const startRedis = async (): Promise<ChildProcess> => {
+      const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      const probe = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      probe.on('error', () => undefined);
+      for (let i = 0; i < 100; i++) {
+        if (await probe.connect().then(() => probe.ping(), () => undefined)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      probe.disconnect();
+      return child;
+    };
+    let redis = await startRedis();
+    opened.push({ close: () => void redis.kill('SIGKILL') });
+    const metrics = createCacheMetrics();
+    const shared = createRedisSharedCache({ url: `redis://127.0.0.1:${port}`, prefix, metrics });
+    opened.push(shared);
+    await shared.connected();
+    const view = createTestChainView(node);
+    await view.refresh();
+    const a = gatewayCache(shared, view, metrics);
+    await a.cache.call('trace_transaction', [txA], plain);
+    await new Promise((r) => setTimeout(r, 100));
+    const first = gatewayCache(shared, view);
+    await first.cache.call('trace_transaction', [txA], plain);
+    expect(first.sent).toEqual([]);
+
+    // Stopped: every call is computed, without waiting for Redis.
+    redis.kill('SIGKILL');
+    await new Promise((r) => redis.once('exit', r));
+    for (const tx of [txA, txB]) {
+      const b = gatewayCache(shared, view, metrics);
+      const started = Date.now();
+      expect(rawJsonToValue(await b.cache.call('trace_transaction', [tx], plain))).toEqual(await direct('trace_transaction', [tx]));
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(b.sent).toEqual(['trace_transaction']);
+    }
+    // Back (empty, as a restarted Redis without persistence is): the client reconnects, and what one computes the next is served.
+    redis = await startRedis();
+    await shared.connected();
+    const writer = gatewayCache(shared, view, metrics);
+    await writer.cache.call('trace_transaction', [txB], plain);
+    await new Promise((r) => setTimeout(r, 100));
+    const reader = gatewayCache(shared, view, metrics);
+    await reader.cache.call('trace_transaction', [txB], plain);
+    expect(reader.sent).toEqual([]);
+  }, 30_000);
 
   it('error: a Redis that completes its handshake, then never answers a read or write: each miss waits its bound, then is computed', async () => {
     const stalled = await startStallingRedis();
