@@ -155,19 +155,21 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
     ctx.noteCache?.(hit || sharedHit);
   };
 
-  /**
-   * Reads the shared tier for the trace calls this process's LRU misses, in one round trip; an
-   * entry is served (and kept here) only when its block stands as a hit here would: final, or its
-   * hash canonical at its height; answers that name their own block are checked again.
-   */
-  const readShared = async (forms: readonly (CacheableCall | undefined)[]): Promise<Map<string, string>> => {
-    const found = new Map<string, string>();
-    if (!shared) return found;
+  /** The trace calls (one per key) this process's LRU misses: what the shared tier is asked for. */
+  const sharedWanted = (forms: readonly (CacheableCall | undefined)[]): CacheableCall[] => {
     const byKey = new Map<string, CacheableCall>();
     for (const f of forms) if (f && SHARED_METHODS.has(f.method) && !byKey.has(f.key) && !liveEntry(f.key)) byKey.set(f.key, f);
-    const wanted = [...byKey.values()];
-    if (wanted.length === 0) return found;
-    const texts = await shared.get(wanted.map((f) => f.key));
+    return [...byKey.values()];
+  };
+
+  /**
+   * Reads the shared tier for `wanted`, in one round trip; an entry is served (and kept here) only
+   * when its block stands as a hit here would: final, or its hash canonical at its height; answers
+   * that name their own block are checked again.
+   */
+  const readShared = async (tier: SharedCacheTier, wanted: readonly CacheableCall[]): Promise<Map<string, string>> => {
+    const found = new Map<string, string>();
+    const texts = await tier.get(wanted.map((f) => f.key));
     let missed = 0;
     wanted.forEach((form, i) => {
       const stored = texts[i];
@@ -209,7 +211,9 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
    * `noted`: the calls were already reported to the context and the stats.
    */
   const serve = async (calls: readonly BackendCall[], forms: readonly (CacheableCall | undefined)[], ctx: RpcContext, noted = false): Promise<CallOutcome[]> => {
-    const fromShared = shared ? await readShared(forms) : NONE_SHARED;
+    // Only a miss of a trace here waits for the shared tier; hits here never do.
+    const wanted = shared ? sharedWanted(forms) : [];
+    const fromShared = shared && wanted.length > 0 ? await readShared(shared, wanted) : NONE_SHARED;
     const startSeq = reorgSeq;
     const finalized = chain.finalized();
     const outcomes: CallOutcome[] = new Array(calls.length);
