@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const shared = createRedisSharedCache({ url: REDIS_URL, prefix });
   await shared.connected();
   const cache = (withShared: boolean) =>
-    createCachingBackend(node, { chain: view, maxBytes: 512 << 20, network: 'ANVIL', shared: withShared ? shared.forNetwork('ANVIL', () => 31337n) : undefined });
+    createCachingBackend(node, { chain: view, maxBytes: 512 << 20, network: 'ANVIL', shared: withShared ? shared.forNetwork('ANVIL', 31337n) : undefined });
 
   const forms: [string, (hash: string) => unknown[]][] = [
     ['debug_traceTransaction (struct logs)', (h) => [h]],

@@ -72,7 +72,7 @@ export function createNetworkBackend(network: UpstreamNetwork, options: NetworkB
           maxBytes: cacheBytes,
           network: network.name,
           metrics: options.cacheMetrics,
-          shared: options.sharedCache?.forNetwork(network.name, () => upstreams.chainId()),
+          shared: options.sharedCache?.forNetwork(network.name, network.chainId),
         }) : undefined;
   return {
     backend: cache ?? traced,

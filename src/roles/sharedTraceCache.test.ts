@@ -83,9 +83,9 @@ describe.skipIf(!ok)('traces shared by gateway processes through Redis', () => {
     stalled = await startStallingRedis();
     [proxyA, proxyB, proxyC] = await Promise.all([0, 1, 2].map(() => startMisbehavingUpstream({ target: fleet.urls[0]!, mode: 'proxy' })));
     proxies.push(proxyA!, proxyB!, proxyC!);
-    a = await spawnGateway('all', proxyA!, REDIS_URL);
-    [b, c] = await Promise.all([spawnGateway('gateway', proxyB!, REDIS_URL), spawnGateway('gateway', proxyC!, stalled.url)]);
-  }, 90_000);
+    // Started together: the first to take the migration lock applies the migrations, the others wait.
+    [a, b, c] = await Promise.all([spawnGateway('all', proxyA!, REDIS_URL), spawnGateway('gateway', proxyB!, REDIS_URL), spawnGateway('gateway', proxyC!, stalled.url)]);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.kill('SIGKILL')));

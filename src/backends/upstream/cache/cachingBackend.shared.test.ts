@@ -88,7 +88,7 @@ afterEach(async () => {
 /** A gateway's cache: its own LRU, the shared tier, and a node it reaches through a counter. */
 function gatewayCache(shared: RedisSharedCache, view: TestChainView, metrics = createCacheMetrics()) {
   const { backend, sent } = counted(node);
-  const cache: CachingBackend = createCachingBackend(backend, { chain: view, maxBytes: 1 << 20, network: 'ANVIL', metrics, shared: shared.forNetwork('ANVIL', () => 31337n) });
+  const cache: CachingBackend = createCachingBackend(backend, { chain: view, maxBytes: 1 << 20, network: 'ANVIL', metrics, shared: shared.forNetwork('ANVIL', 31337n) });
   opened.push(cache);
   return { cache, sent };
 }

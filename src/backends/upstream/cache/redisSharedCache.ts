@@ -45,7 +45,7 @@ export interface RedisSharedCacheOptions {
 
 export interface RedisSharedCache {
   /** The tier as one network sees it (its keys carry the network's name and chain id). */
-  forNetwork(network: string, chainId: () => bigint | undefined): SharedCacheTier;
+  forNetwork(network: string, chainId: bigint): SharedCacheTier;
   /** Resolves once connected (tests; the service never waits: until then reads miss and writes are skipped). */
   connected(): Promise<void>;
   close(): Promise<void>;
@@ -95,7 +95,7 @@ export function createRedisSharedCache(options: RedisSharedCacheOptions): RedisS
 
   return {
     forNetwork(network, chainId) {
-      const redisKey = (key: string) => `${prefix}${network}:${chainId() ?? 'unknown'}:${createHash('sha256').update(key).digest('base64url')}`;
+      const redisKey = (key: string) => `${prefix}${network}:${chainId}:${createHash('sha256').update(key).digest('base64url')}`;
       return {
         async get(keys) {
           if (keys.length === 0) return [];
