@@ -54,6 +54,7 @@ import { startWorkerRole } from './roles/workerRole.js';
 import { startFollowerRole } from './roles/followerRole.js';
 import type { RoleProcess } from './roles/roleProcess.js';
 import { createRedisRateLimiter } from './gateway/policy/redisRateLimiter.js';
+import { createRedisSharedCache } from './backends/upstream/cache/redisSharedCache.js';
 import { systemClock } from './gateway/clock.js';
 import { createDataDirSpace } from './config/dataDirSpace.js';
 import { createNotifyChannel } from './store/postgres/notifyChannel.js';
@@ -204,6 +205,19 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     // One set of cache series for every network's cache, bound to the gateway's registry below.
     const cacheMetrics = createCacheMetrics();
     const tracePathMetrics = createTracePathMetrics();
+    // Traces of upstream networks shared by every gateway (Redis), behind each process's own cache.
+    const sharedCache =
+      config.redisUrl && config.sharedCacheMb > 0
+        ? createRedisSharedCache({
+            url: config.redisUrl,
+            prefix: config.redisPrefix,
+            maxBytes: config.sharedCacheMb * 1024 * 1024,
+            ttlSec: config.sharedCacheTtlSec,
+            metrics: cacheMetrics,
+            logger: logger.child({ part: 'upstream' }),
+          })
+        : undefined;
+    if (sharedCache) cleanups.push(() => sharedCache.close());
     for (const network of served) {
       if (network.kind !== 'upstream') continue;
       const backend = createNetworkBackend(network, {
@@ -212,6 +226,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         timeoutMs: config.upstreamTimeoutMs,
         cacheBytes: config.upstreamCacheMb * 1024 * 1024,
         cacheMetrics,
+        sharedCache,
         tracePathMetrics,
         // What no upstream and no translation answers runs on the embedded engine over upstream state.
         fork: { hardfork: config.hardfork, kzg: chain.common.customCrypto.kzg, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, maxTimeoutMs: config.traceTimeoutMaxMs },
@@ -247,7 +262,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const dataDirSpace = createDataDirSpace(config.dataDir);
 
     // Compute-unit buckets shared by every gateway (Redis), else this process's own.
-    const rateLimiter = config.redisUrl ? createRedisRateLimiter({ url: config.redisUrl, clock: systemClock, logger: logger.child({ part: 'gateway' }) }) : undefined;
+    const rateLimiter = config.redisUrl ? createRedisRateLimiter({ url: config.redisUrl, prefix: `${config.redisPrefix}cu:`, clock: systemClock, logger: logger.child({ part: 'gateway' }) }) : undefined;
     if (rateLimiter) cleanups.push(() => rateLimiter.close());
     const gateway = createGateway({
       // The notifier's clock: the management API's times (replays, pauses) on the delivery schedule's timeline.

@@ -2,12 +2,13 @@
 // (backends/upstream/networkUpstreams.ts: probing, health, capability routing, failover, pinned
 // tags), the trace path choice over it (backends/upstream/tracePaths.ts: native, translated or
 // executed by backends/fork/), and the finality-aware cache outermost (backends/upstream/cache/), so translated
-// answers are cached too. The gateway, the follower and main.ts take whatever this returns.
+// answers are cached too; with a shared cache (Redis) its traces are the cache's second tier. The gateway, the follower and main.ts take whatever this returns.
 import type { Logger } from '../log/createLogger.js';
 import type { Backend } from '../backends/backend.js';
 import { createNetworkUpstreams, type NetworkStatus, type NetworkUpstreams } from '../backends/upstream/networkUpstreams.js';
 import { createCachingBackend, type CachingBackend } from '../backends/upstream/cache/cachingBackend.js';
 import type { CacheMetrics } from '../backends/upstream/cache/cacheMetrics.js';
+import type { RedisSharedCache } from '../backends/upstream/cache/redisSharedCache.js';
 import { createTracePathBackend } from '../backends/upstream/tracePaths.js';
 import { createForkExecutor, type ForkExecutorOptions } from '../backends/fork/forkExecutor.js';
 import type { TracePathMetrics } from '../backends/upstream/tracePathMetrics.js';
@@ -38,6 +39,8 @@ export interface NetworkBackendOptions {
   /** Bound of the cache, in bytes of JSON text; 0 serves without a cache. Default 256 MiB. */
   cacheBytes?: number;
   cacheMetrics?: CacheMetrics;
+  /** The traces shared by every gateway (Redis), the cache's second tier; absent: this process's cache alone. */
+  sharedCache?: RedisSharedCache;
   /** Head polling interval of the pool. Default 1,000 ms. */
   headPollMs?: number;
   tracePathMetrics?: TracePathMetrics;
@@ -64,7 +67,13 @@ export function createNetworkBackend(network: UpstreamNetwork, options: NetworkB
   const traced = createTracePathBackend({ network: network.name, inner: upstreams.backend, members: () => upstreams.members(), executor, metrics: options.tracePathMetrics });
   const cacheBytes = options.cacheBytes ?? 256 * 1024 * 1024;
   const cache: CachingBackend | undefined =
-    cacheBytes > 0 ? createCachingBackend(traced, { chain: upstreams, maxBytes: cacheBytes, network: network.name, metrics: options.cacheMetrics }) : undefined;
+    cacheBytes > 0 ? createCachingBackend(traced, {
+          chain: upstreams,
+          maxBytes: cacheBytes,
+          network: network.name,
+          metrics: options.cacheMetrics,
+          shared: options.sharedCache?.forNetwork(network.name, network.chainId),
+        }) : undefined;
   return {
     backend: cache ?? traced,
     upstreams,

@@ -4,6 +4,9 @@
 // what was asked and to belong to a block the chain view calls canonical (or final); entries
 // above the finalized block leave on a reorg and are re-checked on every hit until final.
 // Which calls qualify and how answers are checked: cacheableCalls.ts. Storage: lruByteStore.ts.
+// With a shared tier (sharedCacheTier.ts), traces that entered are also written there for other
+// gateways, and a miss here reads it before asking a node: a read is served only when its block
+// passes the same check as a hit here (final, or its hash still canonical in this gateway's view).
 import type { Backend, BackendCall, CallOutcome } from '../../backend.js';
 import type { RpcContext } from '../../embedded/methodTable.js';
 import type { Hex } from '../../../rpc/hex.js';
@@ -12,6 +15,7 @@ import { UpstreamAbortedError, UpstreamBadAnswerError } from '../../../rpc/error
 import { classifyCall, type BlockRef, type CacheableCall } from './cacheableCalls.js';
 import { createLruByteStore, type CacheEntry } from './lruByteStore.js';
 import type { CacheMetrics, CacheStats } from './cacheMetrics.js';
+import { decodeSharedEntry, encodeSharedEntry, SHARED_METHODS, type SharedCacheTier } from './sharedCacheTier.js';
 
 /** Chain events as the network's upstreams report them (NetworkUpstreams' ChainEvent). */
 export type CacheChainEvent =
@@ -36,6 +40,8 @@ export interface CachingBackendOptions {
   metrics?: CacheMetrics;
   /** Largest single answer kept, so one huge trace cannot flush the cache. Default maxBytes / 4. */
   maxEntryBytes?: number;
+  /** The second tier shared by every gateway (traces only); absent: this process's LRU alone. */
+  shared?: SharedCacheTier;
 }
 
 export interface CachingBackend extends Backend {
@@ -43,6 +49,8 @@ export interface CachingBackend extends Backend {
   /** Stops listening to the chain view and empties the cache (the inner backend is the caller's). */
   close(): void;
 }
+
+const NONE_SHARED: ReadonlyMap<string, string> = new Map();
 
 /** Reorgs remembered to keep an answer that was in flight during one out of the cache. */
 const RECENT_REORGS = 32;
@@ -67,7 +75,7 @@ interface Miss {
  * are RawJson: the gateway writes them as is; other callers unwrap them with `rawJsonToValue`.
  */
 export function createCachingBackend(inner: Backend, options: CachingBackendOptions): CachingBackend {
-  const { chain, network, metrics } = options;
+  const { chain, network, metrics, shared } = options;
   const store = createLruByteStore(options.maxBytes);
   const maxEntryBytes = options.maxEntryBytes ?? Math.floor(options.maxBytes / 4);
   let hits = 0;
@@ -135,14 +143,52 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
     if (text === undefined || text.length > maxEntryBytes) return undefined;
     const evicted = store.set(cacheable.key, { text, number: ref.number, hash: ref.hash, final: now === 'final' });
     metrics?.removed(network, 'evicted', evicted);
+    if (shared && SHARED_METHODS.has(cacheable.method)) shared.put(cacheable.key, encodeSharedEntry({ number: ref.number, hash: ref.hash, final: now === 'final', text }));
     return text;
   };
 
-  const note = (method: string, hit: boolean, ctx: RpcContext) => {
+  /** `hit`: answered by this process's LRU; `sharedHit`: by the shared tier (X-Cache says HIT for either). */
+  const note = (method: string, hit: boolean, ctx: RpcContext, sharedHit = false) => {
     if (hit) hits++;
     else misses++;
     metrics?.lookup(network, method, hit);
-    ctx.noteCache?.(hit);
+    ctx.noteCache?.(hit || sharedHit);
+  };
+
+  /** The trace calls (one per key) this process's LRU misses: what the shared tier is asked for. */
+  const sharedWanted = (forms: readonly (CacheableCall | undefined)[]): CacheableCall[] => {
+    const byKey = new Map<string, CacheableCall>();
+    for (const f of forms) if (f && SHARED_METHODS.has(f.method) && !byKey.has(f.key) && !liveEntry(f.key)) byKey.set(f.key, f);
+    return [...byKey.values()];
+  };
+
+  /**
+   * Reads the shared tier for `wanted`, in one round trip; an entry is served (and kept here) only
+   * when its block stands as a hit here would: final, or its hash canonical at its height; answers
+   * that name their own block are checked again.
+   */
+  const readShared = async (tier: SharedCacheTier, wanted: readonly CacheableCall[]): Promise<Map<string, string>> => {
+    const found = new Map<string, string>();
+    const texts = await tier.get(wanted.map((f) => f.key));
+    let missed = 0;
+    wanted.forEach((form, i) => {
+      const stored = texts[i];
+      if (stored === undefined) return void missed++;
+      const entry = decodeSharedEntry(stored);
+      // A form whose answer names its block (trace_transaction, trace_block) must name this one.
+      const named = entry && !form.lookup ? form.anchor(entry.value, undefined) : entry;
+      if (!entry || !named || named.number !== entry.number || named.hash !== entry.hash) return void metrics?.sharedLookup(network, 'invalid');
+      const now = standing(entry);
+      if (now === undefined) return void metrics?.sharedLookup(network, 'stale');
+      metrics?.sharedLookup(network, 'hit');
+      found.set(form.key, entry.text);
+      if (entry.text.length <= maxEntryBytes) {
+        const evicted = store.set(form.key, { text: entry.text, number: entry.number, hash: entry.hash, final: now === 'final' });
+        metrics?.removed(network, 'evicted', evicted);
+      }
+    });
+    metrics?.sharedLookup(network, 'miss', missed);
+    return found;
   };
 
   /** Sends calls on: none, one with `call`, several as one batch when the inner backend takes batches. */
@@ -165,6 +211,9 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
    * `noted`: the calls were already reported to the context and the stats.
    */
   const serve = async (calls: readonly BackendCall[], forms: readonly (CacheableCall | undefined)[], ctx: RpcContext, noted = false): Promise<CallOutcome[]> => {
+    // Only a miss of a trace here waits for the shared tier; hits here never do.
+    const wanted = shared ? sharedWanted(forms) : [];
+    const fromShared = shared && wanted.length > 0 ? await readShared(shared, wanted) : NONE_SHARED;
     const startSeq = reorgSeq;
     const finalized = chain.finalized();
     const outcomes: CallOutcome[] = new Array(calls.length);
@@ -191,10 +240,12 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
         passed.push({ index: i, sendAt: send.push(calls[i]!) - 1 });
         continue;
       }
-      const entry = liveEntry(cacheable.key);
-      if (!noted) note(cacheable.method, entry !== undefined, ctx);
-      if (entry) {
-        outcomes[i] = { ok: true, result: new RawJson(entry.text) };
+      const sharedText = fromShared.get(cacheable.key);
+      const entry = sharedText === undefined ? liveEntry(cacheable.key) : undefined;
+      if (!noted) note(cacheable.method, entry !== undefined, ctx, sharedText !== undefined);
+      const text = sharedText ?? entry?.text;
+      if (text !== undefined) {
+        outcomes[i] = { ok: true, result: new RawJson(text) };
         anyHit = true;
         continue;
       }
