@@ -74,6 +74,8 @@ export const optionDefs = [
   { key: 'webhookRetryWindowSec', arg: 'seconds', kind: 'int', group: 'webhooks', description: 'how long a failing webhook delivery keeps being retried (back-off with jitter, starting at 1 s) before it is marked failed and waits for a replay; default the tier\'s (600 free/payg, 3600 enterprise); a few seconds suit local development and tests' },
   { key: 'webhookConcurrency', arg: 'n', kind: 'int', group: 'webhooks', default: 32, description: 'webhook delivery attempts in flight at once' },
   { key: 'webhookTimeoutMs', arg: 'ms', kind: 'int', group: 'webhooks', default: 10_000, description: 'timeout of one webhook delivery attempt' },
+  { key: 'webhookRetentionSec', arg: 'seconds', kind: 'int', group: 'webhooks', default: 30 * 24 * 3600, description: 'how long a delivered webhook event, its body and its attempt log are kept after its successful attempt (pruned in small batches every minute); never an event still pending or retrying; 0 keeps them forever' },
+  { key: 'webhookDeadLetterRetentionSec', arg: 'seconds', kind: 'int', group: 'webhooks', default: 90 * 24 * 3600, description: 'how long a failed webhook event (past its retry window, waiting for a replay) is kept after its last attempt; 0 keeps them forever' },
 ] as const satisfies readonly OptionDef[];
 
 export type OptionKey = (typeof optionDefs)[number]['key'];
@@ -133,6 +135,8 @@ export const ServiceConfig = z.object({
   webhookRetryWindowSec: z.number().int().min(1).max(7 * 24 * 3600).optional(),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
+  webhookRetentionSec: z.number().int().min(0),
+  webhookDeadLetterRetentionSec: z.number().int().min(0),
   // The message never repeats the URL: it may hold credentials.
   upstreamCacheMb: z.number().int().min(0).max(64 * 1024),
   upstreamTimeoutMs: z.number().int().min(100).max(600_000),

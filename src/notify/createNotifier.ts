@@ -10,6 +10,11 @@ import { createNotificationSender } from './deliver/sendNotification.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './deliver/deliveryWorker.js';
 import { DEFAULT_RETRY_SCHEDULE } from './deliver/retrySchedule.js';
 import { appendEvents, type AppendedEvent, type OutboxEvent } from './outbox/appendEvents.js';
+import { createRetentionPruner, type RetentionPruner } from './outbox/retentionPruner.js';
+import type { RetentionPolicy } from './outbox/pruneFinished.js';
+
+/** Delivered events are kept 30 days, dead letters 90 (time to notice and replay them). */
+export const DEFAULT_RETENTION: RetentionPolicy = { deliveredMs: 30 * 24 * 3600_000, deadLetterMs: 90 * 24 * 3600_000 };
 
 export interface NotifierOptions {
   db: SqlDatabase;
@@ -66,6 +71,10 @@ export interface NotifierOptions {
   signatureAliases?: readonly string[];
   /** Told of every recorded delivery attempt (the /metrics series). */
   onAttempt?: DeliveryWorkerOptions['onAttempt'];
+  /** How long finished events are kept (null: forever). Default DEFAULT_RETENTION. */
+  retention?: RetentionPolicy;
+  /** Time between retention runs. Default 60 000. */
+  retentionIntervalMs?: number;
 }
 
 /** A wake-up every process hears (`store/postgres/notifyChannel.ts`). */
@@ -82,6 +91,8 @@ export interface Notifier {
   readonly retryWindowMs: number;
   /** Deadline of one attempt (also of the dashboard's Test Webhook). */
   readonly fetchTimeoutMs: number;
+  /** Retention of finished events; runs while the delivery loop runs. */
+  readonly retention: RetentionPruner;
   /** Starts the delivery loop. */
   start(): void;
   /** Graceful: stops claiming, lets attempts in flight finish (up to the attempt timeout), releases leases. */
@@ -140,6 +151,13 @@ export function createNotifier(options: NotifierOptions): Notifier {
       retryWindowMs,
     },
   });
+  const retention = createRetentionPruner({
+    db: options.db,
+    clock,
+    logger,
+    policy: options.retention ?? DEFAULT_RETENTION,
+    intervalMs: options.retentionIntervalMs,
+  });
   return {
     workerId: worker.workerId,
     urlPolicy,
@@ -147,14 +165,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
     tier,
     retryWindowMs,
     fetchTimeoutMs,
+    retention,
     start() {
       worker.start();
+      retention.start();
       unsubscribe ??= options.wakeChannel?.subscribe(() => worker.wake());
     },
     stop() {
       unsubscribe?.();
       unsubscribe = undefined;
-      return worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 });
+      return Promise.all([worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 }), retention.stop()]).then(() => undefined);
     },
     wake() {
       worker.wake();
