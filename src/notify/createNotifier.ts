@@ -73,7 +73,7 @@ export interface NotifierOptions {
   onAttempt?: DeliveryWorkerOptions['onAttempt'];
   /** How long finished events are kept (null: forever). Default DEFAULT_RETENTION. */
   retention?: RetentionPolicy;
-  /** Time between retention runs. Default 60 000. */
+  /** Time between retention runs. Default a minute, or half the shortest bound when that is less (at least 1 s). */
   retentionIntervalMs?: number;
 }
 
@@ -106,6 +106,11 @@ export interface Notifier {
    * Call inside the same `db.transaction` that stores the follower's cursor, then `wake()`.
    */
   appendEvents(tx: SqlExecutor, events: readonly OutboxEvent[]): Promise<AppendedEvent[]>;
+}
+
+function retentionIntervalMs(policy: RetentionPolicy): number {
+  const bounds = [policy.deliveredMs, policy.deadLetterMs].filter((b): b is number => b !== null);
+  return Math.max(1_000, Math.min(60_000, ...bounds.map((b) => b / 2)));
 }
 
 export function createNotifier(options: NotifierOptions): Notifier {
@@ -151,13 +156,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
       retryWindowMs,
     },
   });
-  const retention = createRetentionPruner({
-    db: options.db,
-    clock,
-    logger,
-    policy: options.retention ?? DEFAULT_RETENTION,
-    intervalMs: options.retentionIntervalMs,
-  });
+  const policy = options.retention ?? DEFAULT_RETENTION;
+  const retention = createRetentionPruner({ db: options.db, clock, logger, policy, intervalMs: options.retentionIntervalMs ?? retentionIntervalMs(policy) });
   return {
     workerId: worker.workerId,
     urlPolicy,
