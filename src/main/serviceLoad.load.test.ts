@@ -97,6 +97,7 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
     );
     const samples: ProcessSample[] = [];
     const dbSizes: DbSample[] = [];
+    const walSizes: number[] = [];
     const startedAt = Date.now();
     traffic.start();
     const storeFile = join(dataDir, 'service.sqlite');
@@ -105,6 +106,7 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
       samples.push(await sampleProcess(p.child.pid!, `${p.baseUrl}/metrics`, headers, startedAt));
       const wal = existsSync(`${storeFile}-wal`) ? statSync(`${storeFile}-wal`).size : 0;
       dbSizes.push({ t: samples[samples.length - 1]!.t, value: statSync(storeFile).size + wal });
+      walSizes.push(wal);
     }
     await traffic.stop();
     const elapsedSec = (Date.now() - startedAt) / 1000;
@@ -120,8 +122,10 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
     const rssSlope = perMin(series((s) => s.rssBytes), MB);
     const heapSlope = perMin(series((s) => s.heapUsedBytes), MB);
     const fdSlope = perMin(series((s) => s.fds), 1);
-    const loop = series((s) => s.loopDelayP99Ms);
+    // The p50 is asserted: on a machine shared with other work the p99 is mostly the other work's.
+    const loop = series((s) => s.loopDelayP50Ms);
     const loopSlope = perMin(loop, 1);
+    const loop99 = series((s) => s.loopDelayP99Ms);
     const dbSlope = perMin(dbSizes.filter((s) => s.t >= WARMUP_SEC), MB);
     const range = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
     const figures = book.figures();
@@ -140,9 +144,9 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
         `after ${WARMUP_SEC} s warm-up (floors of ${WINDOW_SEC} s windows): RSS ${range(series((s) => s.rssBytes).map((s) => s.value / MB))} MiB, slope ${rssSlope.toFixed(2)} MiB/min; ` +
           `heap ${range(series((s) => s.heapUsedBytes).map((s) => s.value / MB))} MiB, slope ${heapSlope.toFixed(2)} MiB/min; ` +
           `fds ${range(series((s) => s.fds).map((s) => s.value))}, slope ${fdSlope.toFixed(2)}/min; ` +
-          `loop delay p99 ${range(loop.map((s) => s.value))} ms, slope ${loopSlope.toFixed(2)} ms/min; ` +
+          `loop delay p50 ${range(loop.map((s) => s.value))} ms, slope ${loopSlope.toFixed(2)} ms/min, p99 ${range(loop99.map((s) => s.value))} ms; ` +
           `service store ${range(dbSizes.filter((s) => s.t >= WARMUP_SEC).map((s) => s.value / MB))} MiB, slope ${dbSlope.toFixed(3)} MiB/min`,
-        `service store rows at the end: ${rows.join(', ')}`,
+        `service store rows at the end: ${rows.join(', ')}; main file ${(statSync(storeFile).size / MB).toFixed(1)} MiB, WAL up to ${(Math.max(...walSizes) / MB).toFixed(1)} MiB`,
         '| Method | Calls | Failed | p50 ms | p99 ms |',
         ...figures.map((f) => `| ${f.method} | ${f.count} | ${f.failed} | ${f.p50Ms.toFixed(1)} | ${f.p99Ms.toFixed(1)} |`),
       ].join('\n'),
@@ -157,7 +161,7 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
     expect(rssSlope).toBeLessThan(LONG ? 5 : 60);
     expect(heapSlope).toBeLessThan(LONG ? 3 : 40);
     expect(fdSlope).toBeLessThan(LONG ? 0.5 : 10);
-    expect(loopSlope).toBeLessThan(LONG ? 10 : 200);
+    expect(loopSlope).toBeLessThan(LONG ? 10 : 100);
     expect(dbSlope).toBeLessThan(LONG ? 0.1 : 1);
   });
 });

@@ -9,7 +9,8 @@ export interface ProcessSample {
   rssBytes: number;
   fds: number;
   heapUsedBytes: number;
-  /** p99 of the event loop's delay since the previous sample, ms; NaN when the service saw no tick. */
+  /** p50 and p99 of the event loop's delay since the previous sample, ms; NaN when the service saw no tick. */
+  loopDelayP50Ms: number;
   loopDelayP99Ms: number;
 }
 
@@ -30,6 +31,7 @@ export async function sampleProcess(pid: number, metricsUrl: string, headers: Re
     rssBytes: rssOf(pid),
     fds: readdirSync(`/proc/${pid}/fd`).length,
     heapUsedBytes: metric(text, 'tracehook_nodejs_heap_used_bytes'),
+    loopDelayP50Ms: metric(text, 'tracehook_event_loop_delay_seconds', '{quantile="0.5"}') * 1000,
     loopDelayP99Ms: metric(text, 'tracehook_event_loop_delay_seconds', '{quantile="0.99"}') * 1000,
   };
 }
