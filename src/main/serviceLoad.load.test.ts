@@ -6,7 +6,7 @@
 // store's file size. After a warm-up each must stay flat: the least-squares slope of its floors
 // (the lowest value of each window, past the collector's saw-tooth and a shared machine's spikes) is bounded, not a snapshot.
 // Latency p50/p99 per method is printed. TRACEHOOK_LOAD_SEC sets the length (75 s in `npm test`;
-// `npm run soak:load` runs 600 s); TRACEHOOK_LOAD_OPS the rate.
+// `npm run soak:load` runs 600 s); TRACEHOOK_LOAD_OPS the rate; TRACEHOOK_LOAD_ARGS more service flags.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -29,6 +29,8 @@ const LONG = RUN_SEC > 200;
 const WARMUP_SEC = Math.min(120, Math.max(25, Math.round(RUN_SEC * 0.3)));
 const SAMPLE_MS = LONG ? 5_000 : 2_000;
 const WINDOW_SEC = LONG ? 30 : 10;
+/** More service flags for a diagnostic run (e.g. `--trace-workers 0`), split on spaces. */
+const EXTRA_ARGS = (process.env.TRACEHOOK_LOAD_ARGS ?? '').split(' ').filter(Boolean);
 const SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const MB = 1024 * 1024;
@@ -77,7 +79,7 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
     service = await spawnTracehook({
       dataDir,
       from: 'build',
-      args: ['--log-level', 'warn', '--webhook-retention-sec', '20', '--webhook-dead-letter-retention-sec', '20', '--trace-cache-mb', '4', '--mined-trace-memory-mb', '4'],
+      args: ['--log-level', 'warn', '--webhook-retention-sec', '20', '--webhook-dead-letter-retention-sec', '20', '--trace-cache-mb', '4', '--mined-trace-memory-mb', '4', ...EXTRA_ARGS],
     });
     const p = service;
     const headers = { 'content-type': 'application/json', 'x-service-token': p.authToken };
