@@ -5,7 +5,7 @@
 // upstream deadline, and (once) a 60 MiB answer. Each client call gets a well-formed JSON-RPC
 // answer with its own id; asked again once the upstream is honest, every call answers exactly
 // what anvil does, so nothing hostile stayed in the cache; the service never dies and its memory
-// stays bounded.
+// stays bounded. No hostile answer ends in the anonymous "Internal error" of an unexpected failure.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +133,8 @@ describe('hostile upstream answers against the real service', () => {
           expect(typeof a.error.code, reply.text).toBe('number');
           expect(typeof a.error.message, reply.text).toBe('string');
           codes.set(String(a.error.code), (codes.get(String(a.error.code)) ?? 0) + 1);
+          // A clear error, never an internal one (found: 100,000-level nesting overflowed a later walk).
+          expect(a.error.message, `${corruption.kind} on ${call[0]}`).not.toMatch(/^Internal error/);
         }
         // Honest again: the same call answers exactly what the node does (no hostile answer was kept).
         expect(await settledAnswer(call), `${corruption.kind} on ${call[0]}`).toEqual(await anvilAnswer(call));
