@@ -40,6 +40,7 @@ import { createDevNamespace } from './backends/embedded/devNamespace.js';
 import { createTraceNamespace } from './backends/embedded/traceNamespace.js';
 import { createDebugNamespace } from './backends/embedded/debugNamespace.js';
 import { createTracer } from './engine/trace/createTracer.js';
+import { createRenderedTraceCache } from './engine/trace/renderedTraceCache.js';
 import { createTracePool } from './engine/trace/tracePool.js';
 import { resolveForkSetup } from './backends/fork/forkModeSetup.js';
 import { ServiceError } from './rpc/errors.js';
@@ -183,7 +184,15 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const runJob = pool && ((job: TraceJob, scope?: JobScope) => pool.run(job, scope));
     // What still executes here (the follower's replays of blocks whose records were not kept, or
     // everything without workers) yields every 5 ms, like the miner and in-process calls.
-    const tracer = createTracer({ chain, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, ...limits, runJob, yieldEveryMs: 5 });
+    const tracer = createTracer({
+      chain,
+      gasCap: BigInt(config.gasCap),
+      timeoutMs: config.traceTimeoutMs,
+      ...limits,
+      runJob,
+      yieldEveryMs: 5,
+      cache: createRenderedTraceCache({ maxBytes: config.traceCacheMb * 1024 * 1024 }),
+    });
     cleanups.push(async () => tracer.close());
     const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: config.callTimeoutMs });
     const table = createMethodTable(

@@ -64,6 +64,7 @@ export const optionDefs = [
   { key: 'traceMaxSteps', arg: 'n', kind: 'int', group: 'tracing', default: 1_000_000, description: 'most opcode steps one struct log or vmTrace request may record (a client\'s `limit` truncates first); more fail with -32005' },
   { key: 'traceWorkers', arg: 'n', kind: 'int', group: 'tracing', description: 'worker threads that run traces, eth_call and eth_estimateGas (default: CPU cores - 1, at least 1); 0 runs them on the main thread' },
   { key: 'traceQueueLimit', arg: 'n', kind: 'int', group: 'tracing', default: 4096, description: 'traces and calls that may wait for a trace worker, queued per API key and served in turn (so a deep queue delays no other key); one key holds at most max(8, limit / keys waiting); beyond it -32005 at once (retry later)' },
+  { key: 'traceCacheMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (MiB of rendered JSON) for traces of mined transactions and blocks, kept until a reorg or until the least recently used are evicted' },
   { key: 'minedTraceMemoryMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (estimated MiB) for call frames and logs recorded while mining, so the first trace of a mined transaction renders without a replay; 0 disables' },
   { key: 'maxBodyBytes', arg: 'bytes', kind: 'int', group: 'gateway', default: 5 * 1024 * 1024, description: 'largest accepted request body (HTTP 413 above)' },
   { key: 'maxBatchSize', arg: 'n', kind: 'int', group: 'gateway', default: 1000, description: 'largest accepted JSON-RPC batch (HTTP 413 above)' },
@@ -77,6 +78,8 @@ export const optionDefs = [
   { key: 'webhookRetryWindowSec', arg: 'seconds', kind: 'int', group: 'webhooks', description: 'how long a failing webhook delivery keeps being retried (back-off with jitter, starting at 1 s) before it is marked failed and waits for a replay; default the tier\'s (600 free/payg, 3600 enterprise); a few seconds suit local development and tests' },
   { key: 'webhookConcurrency', arg: 'n', kind: 'int', group: 'webhooks', default: 32, description: 'webhook delivery attempts in flight at once' },
   { key: 'webhookTimeoutMs', arg: 'ms', kind: 'int', group: 'webhooks', default: 10_000, description: 'timeout of one webhook delivery attempt' },
+  { key: 'webhookRetentionSec', arg: 'seconds', kind: 'int', group: 'webhooks', default: 30 * 24 * 3600, description: 'how long a delivered webhook event, its body and its attempt log are kept after its successful attempt (pruned in small batches every minute); never an event still pending or retrying; 0 keeps them forever' },
+  { key: 'webhookDeadLetterRetentionSec', arg: 'seconds', kind: 'int', group: 'webhooks', default: 90 * 24 * 3600, description: 'how long a failed webhook event (past its retry window, waiting for a replay) is kept after its last attempt; 0 keeps them forever' },
 ] as const satisfies readonly OptionDef[];
 
 export type OptionKey = (typeof optionDefs)[number]['key'];
@@ -120,6 +123,7 @@ export const ServiceConfig = z.object({
   traceMaxSteps: z.number().int().positive(),
   traceWorkers: z.number().int().min(0).max(256).optional(),
   traceQueueLimit: z.number().int().min(1),
+  traceCacheMb: z.number().int().min(1).max(64 * 1024),
   minedTraceMemoryMb: z.number().int().min(0),
   maxBodyBytes: z.number().int().positive(),
   maxBatchSize: z.number().int().positive(),
@@ -139,6 +143,8 @@ export const ServiceConfig = z.object({
   webhookRetryWindowSec: z.number().int().min(1).max(7 * 24 * 3600).optional(),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
+  webhookRetentionSec: z.number().int().min(0),
+  webhookDeadLetterRetentionSec: z.number().int().min(0),
   // The message never repeats the URL: it may hold credentials.
   upstreamCacheMb: z.number().int().min(0).max(64 * 1024),
   upstreamTimeoutMs: z.number().int().min(100).max(600_000),

@@ -12,6 +12,11 @@ import { createNotificationSender } from './deliver/sendNotification.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './deliver/deliveryWorker.js';
 import { DEFAULT_RETRY_SCHEDULE } from './deliver/retrySchedule.js';
 import { appendEvents, type AppendedEvent, type OutboxEvent } from './outbox/appendEvents.js';
+import { createRetentionPruner, type RetentionPruner } from './outbox/retentionPruner.js';
+import type { RetentionPolicy } from './outbox/pruneFinished.js';
+
+/** Delivered events are kept 30 days, dead letters 90 (time to notice and replay them). */
+export const DEFAULT_RETENTION: RetentionPolicy = { deliveredMs: 30 * 24 * 3600_000, deadLetterMs: 90 * 24 * 3600_000 };
 
 export interface NotifierOptions {
   db: SqlDatabase;
@@ -72,6 +77,10 @@ export interface NotifierOptions {
   signatureAliases?: readonly string[];
   /** Told of every recorded delivery attempt (the /metrics series). */
   onAttempt?: DeliveryWorkerOptions['onAttempt'];
+  /** How long finished events are kept (null: forever). Default DEFAULT_RETENTION. */
+  retention?: RetentionPolicy;
+  /** Time between retention runs. Default a minute, or half the shortest bound when that is less (at least 1 s). */
+  retentionIntervalMs?: number;
 }
 
 /** A wake-up every process hears (`store/postgres/notifyChannel.ts`). */
@@ -88,6 +97,8 @@ export interface Notifier {
   readonly retryWindowMs: number;
   /** Deadline of one attempt (also of the dashboard's Test Webhook). */
   readonly fetchTimeoutMs: number;
+  /** Retention of finished events; runs while the delivery loop runs. */
+  readonly retention: RetentionPruner;
   /** Starts the delivery loop. */
   start(): void;
   /** Graceful: stops claiming, lets attempts in flight finish (up to the attempt timeout), releases leases. */
@@ -101,6 +112,11 @@ export interface Notifier {
    * Call inside the same `db.transaction` that stores the follower's cursor, then `wake()`.
    */
   appendEvents(tx: SqlExecutor, events: readonly OutboxEvent[]): Promise<AppendedEvent[]>;
+}
+
+function retentionIntervalMs(policy: RetentionPolicy): number {
+  const bounds = [policy.deliveredMs, policy.deadLetterMs].filter((b): b is number => b !== null);
+  return Math.max(1_000, Math.min(60_000, ...bounds.map((b) => b / 2)));
 }
 
 export function createNotifier(options: NotifierOptions): Notifier {
@@ -148,6 +164,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
       retryWindowMs,
     },
   });
+  const policy = options.retention ?? DEFAULT_RETENTION;
+  const retention = createRetentionPruner({ db: options.db, clock, logger, policy, intervalMs: options.retentionIntervalMs ?? retentionIntervalMs(policy) });
   return {
     workerId: worker.workerId,
     urlPolicy,
@@ -155,14 +173,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
     tier,
     retryWindowMs,
     fetchTimeoutMs,
+    retention,
     start() {
       worker.start();
+      retention.start();
       unsubscribe ??= options.wakeChannel?.subscribe(() => worker.wake());
     },
     stop() {
       unsubscribe?.();
       unsubscribe = undefined;
-      return worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 });
+      return Promise.all([worker.stop({ timeoutMs: fetchTimeoutMs + 1_000 }), retention.stop()]).then(() => undefined);
     },
     wake() {
       worker.wake();

@@ -33,6 +33,10 @@ export async function createServiceNotifier(config: ServiceConfig, db: SqlDataba
     retryWindowMs: config.webhookRetryWindowSec === undefined ? undefined : config.webhookRetryWindowSec * 1000,
     concurrency: config.webhookConcurrency,
     fetchTimeoutMs: config.webhookTimeoutMs,
+    retention: {
+      deliveredMs: config.webhookRetentionSec === 0 ? null : config.webhookRetentionSec * 1000,
+      deadLetterMs: config.webhookDeadLetterRetentionSec === 0 ? null : config.webhookDeadLetterRetentionSec * 1000,
+    },
     allowLoopbackUrls: !config.production,
     allowList: config.webhookAllowList,
     wakeChannel,

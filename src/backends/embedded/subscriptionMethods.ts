@@ -41,7 +41,7 @@ export function subscriptionTopicOf(type: string, options: unknown): Subscriptio
       return { kind: 'logs', criteria: { addresses, topics } };
     }
     default:
-      throw new InvalidParamsError(`eth_subscribe: unknown subscription type ${JSON.stringify(type.slice(0, 100))}; supported: ${SUBSCRIPTION_TYPES.join(', ')}`);
+      throw new InvalidParamsError(`eth_subscribe: invalid argument 0 (subscriptionType): unknown subscription type ${JSON.stringify(type.slice(0, 100))}; supported: ${SUBSCRIPTION_TYPES.join(', ')}`);
   }
 }
 

@@ -13,7 +13,7 @@ export type { ApiInput, ApiRoute, HttpMethod, QueryParamDoc } from '../../http/a
 export interface ApiDeps {
   db: SqlDatabase;
   repo: WebhookRepository;
-  notifier: Pick<Notifier, 'appendEvents' | 'wake' | 'urlPolicy' | 'retryWindowMs' | 'fetchTimeoutMs' | 'clock'>;
+  notifier: Pick<Notifier, 'appendEvents' | 'wake' | 'urlPolicy' | 'retryWindowMs' | 'fetchTimeoutMs' | 'clock' | 'retention'>;
   ids: WebhookIds;
   networks: readonly string[];
   tier: WebhookTier;

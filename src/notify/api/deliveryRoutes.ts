@@ -4,6 +4,7 @@ import { RpcError, ResourceNotFoundError } from '../../rpc/errors.js';
 import { getEvent, listAttempts, listEvents, replayEvent, replayFailedSince, type AttemptRecord, type EventRecord } from '../outbox/deliveryLog.js';
 import type { DeliveryStatus } from '../outbox/recordAttempt.js';
 import { sampleSubject, testNotificationEvent } from '../webhooks/testNotification.js';
+import type { RetentionPolicy } from '../outbox/pruneFinished.js';
 import { defineRoute, type ApiDeps, type ApiRoute } from './apiRoute.js';
 import { ReplayEventBody, ReplayFailedBody, RotateKeyBody, WebhookIdBody, invalidField } from './apiSchemas.js';
 import { PAGE_PARAMS, PAGINATION_SCHEMA, WEBHOOK_ID_PARAM, loadWebhook, pagination, queryPage, queryWebhookId } from './apiQuery.js';
@@ -12,6 +13,20 @@ import { WIRE_WEBHOOK_SCHEMA, webhookToWire } from './webhookToWire.js';
 const DEFAULT_GRACE_PERIOD_SEC = 24 * 3600;
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+function duration(ms: number | null): string {
+  if (ms === null) return 'forever';
+  if (ms % 86_400_000 === 0) return ms === 86_400_000 ? '1 day' : `${ms / 86_400_000} days`;
+  return `${ms / 1000} s`;
+}
+
+/** 404 for an event that is not there; it may have been pruned, so the retention is named. */
+function noEvent(eventId: string, webhookId: string, policy: RetentionPolicy): ResourceNotFoundError {
+  return new ResourceNotFoundError(
+    `event_id: no event ${eventId} on webhook ${webhookId} (delivered events are kept ${duration(policy.deliveredMs)}, failed ones ${duration(policy.deadLetterMs)})`,
+    { httpStatus: 404, data: { field: 'event_id' } },
+  );
+}
+
 const data = (schema: object) => ({ type: 'object', required: ['data'], properties: { data: schema } });
 
 function attemptToWire(a: AttemptRecord) {
@@ -130,7 +145,7 @@ export function createDeliveryRoutes(deps: ApiDeps): ApiRoute[] {
         const eventId = query.get('event_id');
         if (!eventId) throw invalidField('event_id', 'is required');
         const event = await getEvent(db, webhook.id, eventId);
-        if (!event) throw new ResourceNotFoundError(`event_id: no event ${eventId} on webhook ${webhook.id}`, { httpStatus: 404, data: { field: 'event_id' } });
+        if (!event) throw noEvent(eventId, webhook.id, deps.notifier.retention.policy);
         return { data: eventToWire(event) };
       },
     }),
@@ -145,7 +160,7 @@ export function createDeliveryRoutes(deps: ApiDeps): ApiRoute[] {
       async handle({ body, nowMs }) {
         const webhook = await loadWebhook(repo, body.webhook_id);
         const result = await replayEvent(db, webhook.id, body.event_id, nowMs, deps.notifier.retryWindowMs);
-        if (result === 'not_found') throw new ResourceNotFoundError(`event_id: no event ${body.event_id} on webhook ${webhook.id}`, { httpStatus: 404, data: { field: 'event_id' } });
+        if (result === 'not_found') throw noEvent(body.event_id, webhook.id, deps.notifier.retention.policy);
         deps.notifier.wake();
         return { data: { event_id: body.event_id, status: result } };
       },

@@ -255,6 +255,25 @@ describe('webhooks API (sqlite)', () => {
     expect(event.body.data).toMatchObject({ event_id: eventId, status: 'succeeded', attempts: 2, body: listener.requests[0]!.body });
   });
 
+  it('behavior: a delivered event past the retention is pruned; lookup and replay say 404 naming event_id and the retention', async () => {
+    await boot('enterprise', { retention: { deliveredMs: 1, deadLetterMs: 86_400_000 }, retentionIntervalMs: 20 });
+    notifier.start();
+    const w = await created();
+    const eventId = ((await call('POST', '/send-test-webhook', { webhook_id: w.id })).body.data as { event_id: string }).event_id;
+    await listener.waitFor((rs) => rs.length === 1);
+    let events = await call('GET', `/webhook-events?webhook_id=${w.id}`);
+    for (let i = 0; i < 300 && (events.body.data as unknown[]).length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      events = await call('GET', `/webhook-events?webhook_id=${w.id}`);
+    }
+    expect(events.body.data).toEqual([]);
+    expect((await call('GET', `/webhook-deliveries?webhook_id=${w.id}`)).body.data).toEqual([]);
+    const message = `event_id: no event ${eventId} on webhook ${w.id} (delivered events are kept 0.001 s, failed ones 1 day)`;
+    expect(await call('GET', `/webhook-event?webhook_id=${w.id}&event_id=${eventId}`)).toEqual({ status: 404, body: { message, field: 'event_id' } });
+    expect(await call('POST', '/replay-webhook-event', { webhook_id: w.id, event_id: eventId })).toEqual({ status: 404, body: { message, field: 'event_id' } });
+    expect(listener.requests).toHaveLength(1);
+  });
+
   it('behavior: failed events are listed and replayed since a time; pause holds and resume releases deliveries', async () => {
     await boot('enterprise', { retryWindowMs: 100 });
     let healthy = false;

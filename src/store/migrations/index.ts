@@ -6,6 +6,7 @@ import { followerMigration } from './003_follower.js';
 import { webhookPauseDetailMigration } from './004_webhook_pause_detail.js';
 import { apiKeysRevisionMigration } from './005_api_keys_revision.js';
 import { webhookAttemptHeadersMigration } from './006_webhook_attempt_headers.js';
+import { deliveryRetentionMigration } from './007_delivery_retention.js';
 // Scale-out (issue 17) numbers its migrations from 010, apart from the features' sequence.
 import { clusterLeasesMigration } from './010_cluster_leases.js';
 
@@ -16,5 +17,6 @@ export const migrations: readonly Migration[] = [
   webhookPauseDetailMigration,
   apiKeysRevisionMigration,
   webhookAttemptHeadersMigration,
+  deliveryRetentionMigration,
   clusterLeasesMigration,
 ];

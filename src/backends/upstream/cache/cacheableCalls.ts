@@ -5,6 +5,7 @@
 import type { BackendCall } from '../../backend.js';
 import type { Hex } from '../../../rpc/hex.js';
 import { cacheKey } from './cacheKey.js';
+import { isTraceAnswerShape } from './traceAnswerShape.js';
 
 /** The block an answer belongs to. */
 export interface BlockRef {
@@ -167,8 +168,9 @@ export function classifyCall(method: string, params: unknown, finalized: bigint 
       if (method === 'eth_getTransactionByHash') return make(subject, (r) => txObjectBlock(r, hash));
       if (method === 'eth_getTransactionReceipt') return make(subject, (r) => receiptBlock(r, hash));
       if (method === 'trace_transaction') return make(subject, (r) => entriesBlock(r, subject));
-      // A geth trace names no block: the transaction's lookup does.
-      return make(subject, (r, l) => (r === null || r === undefined ? undefined : txObjectBlock(l, hash)), txLookup(hash));
+      // A geth trace names no block: the transaction's lookup does. Its own shape is checked, since
+      // nothing in it ties it to the transaction.
+      return make(subject, (r, l) => (isTraceAnswerShape(r, params[1]) ? txObjectBlock(l, hash) : undefined), txLookup(hash));
     }
     case 'eth_getBlockByHash': {
       const hash = asHash(first);

@@ -17,6 +17,8 @@ type Answer = { result: unknown } | { error: { code: number; message: string } }
 type Behaviour = (params: unknown[]) => Answer;
 
 const h = (byte: string) => `0x${byte.repeat(32)}` as Hex;
+/** A callTracer answer of the shape the cache accepts. */
+const CALL_FRAME = { type: 'CALL', from: '0x00000000000000000000000000000000000000aa', to: '0x00000000000000000000000000000000000000bb', gas: '0x5208', gasUsed: '0x5208', input: '0x', value: '0x1' };
 const TX = h('11');
 const OTHER_TX = h('22');
 const BLOCK = h('aa');
@@ -103,7 +105,7 @@ describe('caching backend: nothing wrong enters', () => {
       eth_getTransactionReceipt: () => ({ result: receipt(TX) }),
       trace_transaction: () => ({ result: [parityTrace(TX)] }),
       eth_getBlockByHash: () => ({ result: block(BLOCK) }),
-      debug_traceTransaction: () => ({ result: { type: 'CALL' } }),
+      debug_traceTransaction: () => ({ result: CALL_FRAME }),
       debug_traceBlockByHash: () => ({ result: [{ txHash: TX, result: { type: 'CALL' } }] }),
     });
     const calls: [string, unknown[]][] = [
@@ -180,7 +182,7 @@ describe('caching backend: nothing wrong enters', () => {
   it('error: a trace of a pending transaction, or whose lookup fails, is not cached', async () => {
     let lookupFails = false;
     setUp({
-      debug_traceTransaction: () => ({ result: { type: 'CALL' } }),
+      debug_traceTransaction: () => ({ result: CALL_FRAME }),
       eth_getTransactionByHash: () => (lookupFails ? { error: { code: -32000, message: 'header not found' } } : { result: txObject(TX, null) }),
     });
     await neverCached('debug_traceTransaction', [TX]);

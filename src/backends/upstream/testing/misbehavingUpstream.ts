@@ -1,11 +1,25 @@
 // Test support: a small node:http JSON-RPC server in front of a real node that passes requests
 // through, or misbehaves on chosen methods: hangs, resets the connection, answers HTTP 200 with
 // garbage, answers another request's id, the wrong chain id, a huge body, blocks of another fork,
-// or -32601 for a method it answered before.
+// or -32601 for a method it answered before; or, through `script`, any bytes a test chooses (after
+// seeing the honest answer), sent at once or dripped slowly.
 import http from 'node:http';
 import type { Socket } from 'node:net';
 
 export type Misbehaviour = 'proxy' | 'hang' | 'reset' | 'garbage' | 'wrongId' | 'wrongChainId' | 'huge' | 'otherFork' | 'methodNotFound';
+
+/** What `script` answers instead of the node: any status and bytes, optionally dripped. */
+export interface ScriptedAnswer {
+  status?: number;
+  body: string | Buffer;
+  /** Send the body this many bytes at a time… */
+  dripBytes?: number;
+  /** …every this many ms. */
+  dripEveryMs?: number;
+}
+
+/** Decides a scripted answer for a request, given the honest one (undefined: answer honestly). */
+export type AnswerScript = (calls: readonly { id: unknown; method?: string; params?: unknown }[], honest: string) => ScriptedAnswer | undefined;
 
 export interface MisbehavingUpstreamOptions {
   /** The real node requests pass through to. */
@@ -21,6 +35,8 @@ export interface MisbehavingUpstream {
   readonly url: string;
   mode: Misbehaviour;
   affects: (method: string, params: unknown) => boolean;
+  /** When set, consulted for every request after the node answered it (mode still applies first). */
+  script: AnswerScript | undefined;
   /** Requests seen, by method (a batch counts each call). */
   readonly seen: Map<string, number>;
   close(): Promise<void>;
@@ -36,6 +52,23 @@ function forkBlock(result: unknown): unknown {
   return { ...b, hash: flip(b.hash), parentHash: flip(b.parentHash) };
 }
 
+function sendScripted(res: http.ServerResponse, answer: ScriptedAnswer): void {
+  const body = Buffer.from(answer.body);
+  res.on('error', () => undefined);
+  res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': body.length });
+  if (!answer.dripBytes) return void res.end(body);
+  const step = answer.dripBytes;
+  let at = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed || at >= body.length) {
+      clearInterval(timer);
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(body.subarray(at, (at += step)));
+  }, answer.dripEveryMs ?? 50);
+}
+
 export async function startMisbehavingUpstream(options: MisbehavingUpstreamOptions): Promise<MisbehavingUpstream> {
   const sockets = new Set<Socket>();
   const seen = new Map<string, number>();
@@ -43,6 +76,7 @@ export async function startMisbehavingUpstream(options: MisbehavingUpstreamOptio
     url: '',
     mode: options.mode ?? 'proxy',
     affects: options.affects ?? (() => true),
+    script: undefined,
     seen,
     close: async () => {
       for (const s of sockets) s.destroy();
@@ -101,6 +135,11 @@ export async function startMisbehavingUpstream(options: MisbehavingUpstreamOptio
       answer = (await upstream.json()) as Message | Message[];
     } catch {
       res.writeHead(502).end();
+      return;
+    }
+    const scripted = state.script?.(calls, JSON.stringify(answer));
+    if (scripted) {
+      sendScripted(res, scripted);
       return;
     }
     const answers = Array.isArray(answer) ? answer : [answer];
