@@ -2,7 +2,7 @@
 // config-file key, type, default and help text. Flags, env and file are all generated from it.
 import { z } from 'zod';
 import { NetworksSection, isHttpUrl } from './networks.js';
-import { NETWORK_NAME, RESERVED_NETWORK_KEYS, networkKey } from './networkNames.js';
+import { NETWORK_NAME, RESERVED_NETWORK_KEYS, RESERVED_NETWORK_KEYS_TEXT, networkKey } from './networkNames.js';
 
 export type OptionKind = 'string' | 'int' | 'bool' | 'list';
 
@@ -35,6 +35,8 @@ export const optionDefs = [
   { key: 'databaseUrl', arg: 'url', kind: 'string', group: 'store', description: 'PostgreSQL URL for service state (keys, webhooks, deliveries); SQLite in the data dir when absent' },
   { key: 'role', arg: 'role', kind: 'string', group: 'store', default: 'all', description: 'what this process runs: all (gateway, delivery worker, chain followers), gateway (JSON-RPC, /api, dashboard), worker (webhook deliveries) or follower (the upstream networks\' chain followers, one active per network across processes, the others standing by); every role but all needs --database-url' },
   { key: 'redisUrl', arg: 'url', kind: 'string', group: 'store', description: 'Redis URL (redis://host:port) holding the compute-unit buckets of every key, shared by all gateway processes; when Redis fails, payg/enterprise keys fall back to this process\'s own bucket and free keys are refused; without it each process has its own buckets' },
+  { key: 'embeddedUpstream', arg: 'url', kind: 'string', group: 'store', description: 'URL (http://host:port) of the --role all process that owns the embedded chain; this --role gateway process then serves the embedded chain\'s network (LOCAL, or --network-name) through that process\'s internal endpoint (/internal/<network>, authenticated with the auth token, so give both the same --auth-token) instead of running a chain of its own' },
+  { key: 'processes', arg: 'n', kind: 'int', group: 'store', default: 1, description: 'processes serving HTTP on one port on this machine (node:cluster): one owns the embedded chain, the delivery worker and the followers, the other n-1 are gateways reaching its chain internally; a child that dies is restarted; more than 1 needs --database-url' },
   { key: 'acceptDataLoss', kind: 'bool', group: 'store', default: false, description: 'start even though the data dir lost state (service.sqlite missing beside a chain with blocks, or the webhook follower\'s last block missing from chain.sqlite); without it such a start is refused' },
   { key: 'upstream', arg: 'url', kind: 'list', repeatable: true, group: 'networks', description: 'JSON-RPC node (http or https) served as one network named from the chain id it answers at start (1 ETH_MAINNET, 8453 BASE_MAINNET, …, else `CHAIN_<id>`; README, Networks); repeat the flag (commas in env) for several nodes of that chain; that network is served first, at `/v2/<key>` too, the embedded chain after it' },
   { key: 'networkName', arg: 'name', kind: 'string', group: 'networks', default: 'LOCAL', description: 'network name of the embedded chain (`/<name>/v2/<key>`, webhooks\' `network`), e.g. ETH_SEPOLIA so the hosted provider\'s SDK can address it unchanged; a `networks` entry with `embedded: true` names it instead' },
@@ -130,6 +132,8 @@ export const ServiceConfig = z.object({
   webhookTier: z.enum(['free', 'payg', 'enterprise']),
   role: z.enum(['all', 'gateway', 'worker', 'follower']),
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'redisUrl must be a redis:// URL' }).optional(),
+  embeddedUpstream: z.string().refine(isHttpUrl, { error: 'embeddedUpstream must be an http(s) URL' }).optional(),
+  processes: z.number().int().min(1, { error: 'processes must be between 1 and 64' }).max(64, { error: 'processes must be between 1 and 64' }),
   webhookRetryWindowSec: z.number().int().min(1).max(7 * 24 * 3600).optional(),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
@@ -140,11 +144,24 @@ export const ServiceConfig = z.object({
   networkName: z
     .string()
     .regex(NETWORK_NAME, { error: 'networkName must be 1-63 letters, digits, _ or -, starting with a letter or digit' })
-    .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `networkName must not be ${RESERVED_NETWORK_KEYS.join(' or ')}` }),
+    .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `networkName must not be ${RESERVED_NETWORK_KEYS_TEXT}` }),
   networks: NetworksSection.optional(),
 })
   .refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' })
   .refine((c) => c.role === 'all' || c.databaseUrl, { path: ['role'], error: 'every role but all shares its state with other processes: give --database-url postgres://…' })
+  .refine((c) => !c.embeddedUpstream || c.role === 'gateway', {
+    path: ['embeddedUpstream'],
+    error: 'embeddedUpstream is for --role gateway processes: the process that owns the embedded chain (--role all) runs it itself',
+  })
+  .refine((c) => !c.embeddedUpstream || (!c.forkUrl && !c.loadState && !c.dumpState), {
+    path: ['embeddedUpstream'],
+    error: 'embeddedUpstream: forkUrl, loadState and dumpState belong to the process that owns the embedded chain, not to a gateway reaching it',
+  })
+  .refine((c) => c.processes === 1 || c.databaseUrl, {
+    path: ['processes'],
+    error: 'processes above 1 share keys, webhooks and deliveries through PostgreSQL: give --database-url postgres://… (the SQLite store in the data dir belongs to one process)',
+  })
+  .refine((c) => c.processes === 1 || c.role === 'all', { path: ['processes'], error: 'processes above 1 need --role all (the first process owns the chain, the others are gateways)' })
   .refine((c) => !(c.upstream?.length && c.networks?.length), { path: ['upstream'], error: 'give upstream nodes either with upstream (--upstream) or in the networks section, not both' });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 
