@@ -65,13 +65,21 @@ export function packageVersion(): string {
  * Starts what `--role` asks for: `worker` and `follower` run alone on the shared store
  * (`src/roles/`); `all` and `gateway` are the service below.
  */
-export async function startProcess(config: ServiceConfig): Promise<RoleProcess> {
+export async function startProcess(config: ServiceConfig, options: StartServiceOptions = {}): Promise<RoleProcess> {
   if (config.role === 'worker') return startWorkerRole(config, createLogger({ level: config.logLevel }));
   if (config.role === 'follower') return startFollowerRole(config, createLogger({ level: config.logLevel }));
-  return startService(config);
+  return startService(config, options);
 }
 
-export async function startService(config: ServiceConfig): Promise<RunningService> {
+export interface StartServiceOptions {
+  /**
+   * `--processes N`'s owner: also serve on this loopback port, outside the cluster's shared
+   * socket, where the other processes reach the embedded chain's internal endpoint.
+   */
+  internalPort?: number;
+}
+
+export async function startService(config: ServiceConfig, options: StartServiceOptions = {}): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel });
   // Every network is settled (names, the `--upstream` nodes' chain id) before the data dir is touched.
   const probed = config.upstream?.length ? await probeUpstreamChainId(config.upstream, { logger: logger.child({ part: 'networks' }) }) : undefined;
@@ -219,8 +227,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const stopNotifyMetrics = notifyMetrics.bind(gateway.metrics.registry, { db, followers: () => followers });
     if (pool) registerTraceQueueMetrics(gateway.metrics.registry, () => pool.stats());
     cleanups.push(async () => stopNotifyMetrics());
+    // Which process answered, for `--processes N` and several gateways behind one balancer.
+    gateway.metrics.registry.gauge('tracehook_process_info', 'This process: its pid and role (all: owns the embedded chain; gateway).', () => [{ labels: { pid: String(process.pid), role: config.role }, value: 1 }]);
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
+    if (options.internalPort !== undefined && local) {
+      const internal = await gateway.listenInternal('127.0.0.1', options.internalPort);
+      logger.info({ url: internal.url }, 'internal endpoint for the other processes listening');
+    }
     // --role gateway serves only: its API's wake-ups reach the workers of other processes.
     if (config.role === 'all') {
       notifier.start();
