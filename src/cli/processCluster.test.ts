@@ -152,10 +152,32 @@ describe.skipIf(!reachable)('tracehook start --processes 2 (node:cluster, Postgr
     expect([owner, restarted].filter((pid) => alive(pid!))).toEqual([]);
   }, 120_000);
 
-  it('behavior: SIGKILL on the primary leaves no child behind', async () => {
+  it('behavior: a killed owner comes back on the same internal port and the gateway child reaches it; SIGKILL on the primary leaves no child behind', async () => {
     const primary = await startCluster();
-    const children = childPids(primary.logs());
-    expect(children).toHaveLength(2);
+    const [owner, gateway] = childPids(primary.logs());
+    await rpc(primary.rpcUrl, 'anvil_mine', ['0x3']);
+    process.kill(owner!, 'SIGKILL');
+    const ownerReady = () => [...primary.logs().matchAll(/"member":"owner","pid":(\d+),"msg":"process ready"/g)].map((m) => Number(m[1]));
+    await until(() => ownerReady().length === 2, 40_000, 'the restarted owner');
+    const restarted = ownerReady()[1]!;
+    // Both children answer from the restarted owner's chain (its blocks survived the kill): fresh
+    // connections go to the children in turn, so six answers in a row come from both.
+    let inARow = 0;
+    const end = Date.now() + 20_000;
+    while (inARow < 6) {
+      if (Date.now() > end) throw new Error('the children did not all answer after the owner\'s restart');
+      try {
+        expect(BigInt((await rpc(primary.rpcUrl, 'eth_blockNumber')) as string)).toBeGreaterThanOrEqual(3n);
+        inARow++;
+      } catch {
+        inARow = 0;
+        await sleep(200);
+      }
+    }
+    expect(new Set((await pidsServing(primary.baseUrl, 4)).keys())).toEqual(new Set([restarted, gateway]));
+    expect(alive(gateway!)).toBe(true);
+
+    const children = [restarted, gateway!];
     await primary.kill('SIGKILL');
     await until(() => children.every((pid) => !alive(pid)), 10_000, 'the children to exit');
   }, 90_000);
