@@ -1,11 +1,12 @@
-// The embedded chain in a multi-process setup (issue 17 item 4), with real processes on a fresh
-// PostgreSQL database: `--role all` owns the chain, `--role gateway --embedded-upstream <owner>`
+// The embedded chain in a multi-process setup (issue 17 item 4), with real processes (the compiled
+// build: run `npm run build` first) on a fresh PostgreSQL database: `--role all` owns the chain, `--role gateway --embedded-upstream <owner>`
 // serves the same LOCAL network through the owner's internal endpoint. A transaction sent through
 // the gateway is mined by the owner, traces through the gateway equal the owner's, a newHeads
 // subscription on the gateway sees the block, the dashboard's routes answer, and the internal
 // endpoint refuses calls without the right credential.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -31,6 +32,7 @@ async function postgresReachable(): Promise<boolean> {
 }
 const reachable = await postgresReachable();
 if (!reachable) console.warn(`\n!!!!! embedded chain over processes test SKIPPED: no PostgreSQL at ${TEST_POSTGRES_URL} (set TRACEHOOK_TEST_POSTGRES_URL) !!!!!\n`);
+if (reachable && !existsSync(fileURLToPath(new URL('../../dist/main/embeddedUpstream.js', import.meta.url)))) throw new Error('embedded chain over processes test: dist/ is not built; run `npm run build` first');
 
 type Answer = { result?: unknown; error?: { code: number; message: string } };
 
@@ -53,7 +55,7 @@ describe.skipIf(!reachable)('the embedded chain served by a --role gateway proce
   const spawn = (role: string, extra: string[]) => {
     const dataDir = mkdtempSync(join(tmpdir(), `tracehook-embup-${role}-`));
     dirs.push(dataDir);
-    return spawnTracehook({ dataDir, args: ['--role', role, '--database-url', scratch.url, '--auth-token', AUTH_TOKEN, '--dev-api-key', API_KEY, '--trace-workers', '1', ...extra] });
+    return spawnTracehook({ dataDir, from: 'build', args: ['--role', role, '--database-url', scratch.url, '--auth-token', AUTH_TOKEN, '--dev-api-key', API_KEY, '--trace-workers', '1', ...extra] });
   };
 
   beforeAll(async () => {
