@@ -86,7 +86,7 @@ export async function runProcessCluster(config: ServiceConfig): Promise<void> {
     const worker = cluster.fork({ ...secretEnv, [MEMBER_ENV]: member, [INTERNAL_PORT_ENV]: String(internalPort) });
     running.set(member, worker);
     worker.on('message', (message: ClusterMessage) => {
-      if (message?.kind !== 'ready') return;
+      if (message?.kind !== 'ready' || stopping) return;
       ready.add(member);
       if (member === 'owner') banner = message.banner;
       logger.info({ member, pid: worker.process.pid }, 'process ready');
