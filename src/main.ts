@@ -3,9 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { availableParallelism } from 'node:os';
 import type { ServiceConfig } from './config/options.js';
-import { balanceWei } from './config/options.js';
 import { loadOrCreateSecrets } from './config/serviceSecrets.js';
 import { lockDataDir } from './config/dataDirLock.js';
 import { makeDataDirPrivate } from './config/dataDirModes.js';
@@ -17,7 +15,10 @@ import { openServiceStore } from './store/openServiceStore.js';
 import { createKeysRepository, KEYS_CHANGED_CHANNEL } from './store/keysRepository.js';
 import { ensureKey } from './gateway/keys/apiKeys.js';
 import { createGateway } from './gateway/app.js';
-import { createDevChain } from './engine/chain/devChain.js';
+import { deriveDevAccounts } from './engine/chain/devAccounts.js';
+import { loadKzg } from './engine/execute/kzgSetup.js';
+import { startEmbeddedChain } from './main/embeddedChain.js';
+import { embeddedAsUpstream, EMBEDDED_HEAD_POLL_MS } from './main/embeddedUpstream.js';
 import { planNetworks, type ServedNetwork } from './config/networks.js';
 import { networkKey } from './config/networkNames.js';
 import { createNetworkBackend, type NetworkBackend } from './main/networkBackends.js';
@@ -31,23 +32,9 @@ import { registerTraceQueueMetrics } from './gateway/ops/traceQueueMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
 import { createUpstreamSubscriptions } from './main/upstreamSubscriptions.js';
-import { dumpStateFile, loadStateFile } from './main/stateFiles.js';
 import type { NetworkOptions } from './gateway/router/networkRouter.js';
-import { createMethodTable } from './backends/embedded/methodTable.js';
-import { createWeb3Namespace } from './backends/embedded/web3Namespace.js';
-import { createEthNamespace } from './backends/embedded/ethNamespace.js';
-import { createDevNamespace } from './backends/embedded/devNamespace.js';
-import { createTraceNamespace } from './backends/embedded/traceNamespace.js';
-import { createDebugNamespace } from './backends/embedded/debugNamespace.js';
-import { createTracer } from './engine/trace/createTracer.js';
-import { createRenderedTraceCache } from './engine/trace/renderedTraceCache.js';
-import { createTracePool } from './engine/trace/tracePool.js';
-import { resolveForkSetup } from './backends/fork/forkModeSetup.js';
-import { ServiceError } from './rpc/errors.js';
-import { createPooledCalls } from './engine/trace/pooledCalls.js';
-import type { JobScope, TraceJob } from './engine/trace/traceJob.js';
 import { createWebhooksApiRoutes } from './notify/index.js';
-import { createChainFollower, createChainBlockSource, createEngineBlockTracer, createFollowerRoutes, readCursor, type ChainFollower } from './notify/follow/index.js';
+import { createChainFollower, createFollowerRoutes, readCursor, type ChainFollower } from './notify/follow/index.js';
 import type { SqlDatabase } from './store/sql.js';
 import { createServiceNotifier } from './roles/serviceNotifier.js';
 import { createElectedFollower, type RunnableFollower } from './roles/electedFollower.js';
@@ -80,17 +67,25 @@ export function packageVersion(): string {
  * Starts what `--role` asks for: `worker` and `follower` run alone on the shared store
  * (`src/roles/`); `all` and `gateway` are the service below.
  */
-export async function startProcess(config: ServiceConfig): Promise<RoleProcess> {
+export async function startProcess(config: ServiceConfig, options: StartServiceOptions = {}): Promise<RoleProcess> {
   if (config.role === 'worker') return startWorkerRole(config, createLogger({ level: config.logLevel }));
   if (config.role === 'follower') return startFollowerRole(config, createLogger({ level: config.logLevel }));
-  return startService(config);
+  return startService(config, options);
 }
 
-export async function startService(config: ServiceConfig): Promise<RunningService> {
+export interface StartServiceOptions {
+  /**
+   * `--processes N`'s owner: also serve on this loopback port, outside the cluster's shared
+   * socket, where the other processes reach the embedded chain's internal endpoint.
+   */
+  internalPort?: number;
+}
+
+export async function startService(config: ServiceConfig, options: StartServiceOptions = {}): Promise<RunningService> {
   const logger = createLogger({ level: config.logLevel });
   // Every network is settled (names, the `--upstream` nodes' chain id) before the data dir is touched.
   const probed = config.upstream?.length ? await probeUpstreamChainId(config.upstream, { logger: logger.child({ part: 'networks' }) }) : undefined;
-  const served = planNetworks(config, probed);
+  let served = planNetworks(config, probed);
   const embedded = served.find((n) => n.kind === 'embedded')!;
   const version = packageVersion();
   // Before anything opens a file: the dir 0700 and every file 0600 (the stores hold keys in plain text).
@@ -102,106 +97,39 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   const lock = lockDataDir(config.dataDir);
   const secrets = loadOrCreateSecrets(config.dataDir, { devApiKey: config.devApiKey, authToken: config.authToken });
   const cleanups: (() => Promise<void>)[] = [async () => lock.release()];
+  let started = false;
   const closeAll = async () => {
     for (const fn of cleanups.reverse()) await fn();
     cleanups.length = 0;
   };
   try {
-    if (config.forkBlock !== undefined && !config.forkUrl) throw new ServiceError('--fork-block needs --fork-url');
-    // Fork mode: the remote's chain id, fork block and rules (README, Fork mode).
-    const fork = config.forkUrl ? await resolveForkSetup(config.forkUrl, config.forkBlock === undefined ? undefined : BigInt(config.forkBlock), config.hardfork) : undefined;
-    if (fork) logger.info({ chainId: fork.chainId.toString(), forkBlock: fork.point.blockNumber.toString(), forkHash: fork.point.blockHash, hardfork: fork.hardfork }, 'fork mode');
-    const chain = await createDevChain({
-      fork,
-      dataDir: config.dataDir,
-      chainId: BigInt(config.chainId),
-      hardfork: config.hardfork,
-      mnemonic: config.mnemonic,
-      accountCount: config.accounts,
-      accountBalanceWei: balanceWei(config),
-      baseFeeWei: BigInt(config.baseFee),
-      gasLimit: BigInt(config.gasLimit),
-      coinbase: config.coinbase,
-      blockTimeSec: config.blockTime,
-      gasCap: BigInt(config.gasCap),
-      callTimeoutMs: config.callTimeoutMs,
-      minedRecordBytes: config.minedTraceMemoryMb * 1024 * 1024,
-      checkpointInWorker: true,
-      logger: logger.child({ part: 'chain' }),
-    });
-    cleanups.push(() => chain.close());
-    // anvil's --load-state / --dump-state: merged in before anything serves; written after the
-    // gateway and followers have stopped (cleanups run in reverse), on a clean shutdown only.
-    let started = false;
-    if (config.loadState) {
-      const accounts = await loadStateFile(chain, config.loadState);
-      logger.info({ file: config.loadState, accounts }, 'state loaded (--load-state)');
-    }
-    if (config.dumpState) {
-      const dumpTo = config.dumpState;
-      cleanups.push(async () => {
-        if (!started) return;
-        try {
-          logger.info({ file: await dumpStateFile(chain, dumpTo) }, 'state written (--dump-state)');
-        } catch (error) {
-          logger.error({ err: error, file: dumpTo }, 'writing the state failed (--dump-state)');
-        }
-      });
-    }
+    // The process that owns the embedded chain runs it; a gateway given --embedded-upstream reaches
+    // the owner's chain as an upstream network through the owner's internal endpoint.
+    const local = config.embeddedUpstream ? undefined : await startEmbeddedChain(config, { version, logger, cleanups, started: () => started });
+    if (config.embeddedUpstream) served = embeddedAsUpstream(served, config.embeddedUpstream, secrets.authToken);
+    const chain = local?.chain;
     // The chain opens first so a missing service store is refused before an empty one is created.
-    const storeWarning = checkServiceStore({ serviceFile, serviceFileExisted, secretsExisted, chainHead: chain.headNumber(), acceptDataLoss: config.acceptDataLoss });
+    const storeWarning = chain && checkServiceStore({ serviceFile, serviceFileExisted, secretsExisted, chainHead: chain.headNumber(), acceptDataLoss: config.acceptDataLoss });
     if (storeWarning) logger.warn(storeWarning);
     const db = await openServiceStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     cleanups.push(() => db.close());
     // The integrity check is the embedded chain's: an upstream network's blocks are not in this dir.
-    const cursor = await readCursor(db, embedded.name);
-    const cursorWarning = checkFollowerCursor({
-      // A gateway shares the store with the process that owns the embedded chain it follows.
-      cursor: config.role === 'all' ? cursor : null,
-      chainHasCursorBlock: cursor !== null && cursor.number >= 0n && (await chain.getBlockByHash(hexToBytes(cursor.hash))) !== undefined,
-      chainFile: join(chain.config.dataDir, 'chain.sqlite'),
-      chainHead: chain.headNumber(),
-      acceptDataLoss: config.acceptDataLoss,
-    });
-    if (cursorWarning) logger.warn(cursorWarning);
+    if (chain) {
+      const cursor = await readCursor(db, embedded.name);
+      const cursorWarning = checkFollowerCursor({
+        // A gateway shares the store with the process that owns the embedded chain it follows.
+        cursor: config.role === 'all' ? cursor : null,
+        chainHasCursorBlock: cursor !== null && cursor.number >= 0n && (await chain.getBlockByHash(hexToBytes(cursor.hash))) !== undefined,
+        chainFile: join(chain.config.dataDir, 'chain.sqlite'),
+        chainHead: chain.headNumber(),
+        acceptDataLoss: config.acceptDataLoss,
+      });
+      if (cursorWarning) logger.warn(cursorWarning);
+    }
     const keys = createKeysRepository(db);
     await ensureKey(keys, { key: secrets.devApiKey, tier: 'enterprise', name: 'dev' });
-
-    // Calls at the head run on the working state (head root plus dev setters): the tracer's default.
-    // Traces, eth_call and eth_estimateGas run in worker threads (below the core count) so they
-    // never hold the HTTP loop; without workers they run here under the same guard.
-    const traceWorkers = config.traceWorkers ?? Math.max(1, availableParallelism() - 1);
-    // Struct logs and vmTrace are bounded per job: steps and output bytes counted while recording.
-    const stepCaps = { maxBytes: config.traceMaxBytes, maxSteps: config.traceMaxSteps };
-    const limits = { stepCaps, maxTimeoutMs: config.traceTimeoutMaxMs };
-    const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap), ...limits };
-    // Fork mode: workers load the trie nodes they lack through this thread's remote client.
-    const pool =
-      traceWorkers > 0
-        ? createTracePool({ size: traceWorkers, worker: { ...worker, fork: fork?.point }, remote: fork?.client, maxQueuedJobs: config.traceQueueLimit, logger: logger.child({ part: 'trace-pool' }) })
-        : undefined;
-    if (pool) cleanups.push(() => pool.close());
-    const runJob = pool && ((job: TraceJob, scope?: JobScope) => pool.run(job, scope));
-    // What still executes here (the follower's replays of blocks whose records were not kept, or
-    // everything without workers) yields every 5 ms, like the miner and in-process calls.
-    const tracer = createTracer({
-      chain,
-      gasCap: BigInt(config.gasCap),
-      timeoutMs: config.traceTimeoutMs,
-      ...limits,
-      runJob,
-      yieldEveryMs: 5,
-      cache: createRenderedTraceCache({ maxBytes: config.traceCacheMb * 1024 * 1024 }),
-    });
-    cleanups.push(async () => tracer.close());
-    const calls = runJob && createPooledCalls({ stateRootAt: (block) => chain.stateRootAt(block), runJob, timeoutMs: config.callTimeoutMs });
-    const table = createMethodTable(
-      createWeb3Namespace({ clientVersion: `tracehook/v${version}`, chainId: chain.chainId }),
-      createEthNamespace({ chain, calls }),
-      createDevNamespace({ chain }),
-      createTraceNamespace({ tracer }),
-      createDebugNamespace({ tracer }),
-    );
+    const pool = local?.pool;
+    const kzg = local?.kzg ?? (await loadKzg());
 
     // The SQLite store belongs to this process alone (the data-dir lock), so leases still held
     // are those of a previous, killed run: free them so its in-flight deliveries resume now.
@@ -231,6 +159,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       if (network.kind !== 'upstream') continue;
       const backend = createNetworkBackend(network, {
         logger: logger.child({ part: 'upstream', network: network.name }),
+        // The owner's chain is on this machine or near it: its new blocks are seen within 250 ms.
+        headPollMs: network.name === embedded.name ? EMBEDDED_HEAD_POLL_MS : undefined,
         maxResponseBytes: config.maxResponseBytes,
         timeoutMs: config.upstreamTimeoutMs,
         cacheBytes: config.upstreamCacheMb * 1024 * 1024,
@@ -238,7 +168,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         sharedCache,
         tracePathMetrics,
         // What no upstream and no translation answers runs on the embedded engine over upstream state.
-        fork: { hardfork: config.hardfork, kzg: chain.common.customCrypto.kzg, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, maxTimeoutMs: config.traceTimeoutMaxMs },
+        fork: { hardfork: config.hardfork, kzg, gasCap: BigInt(config.gasCap), timeoutMs: config.traceTimeoutMs, maxTimeoutMs: config.traceTimeoutMaxMs },
       });
       backends.set(network.name, backend);
       cleanups.push(async () => backend.close());
@@ -259,7 +189,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     for (const network of served) {
       const followerLogger = logger.child({ part: 'follower', network: network.name });
       if (network.kind === 'embedded') {
-        const source = createChainBlockSource({ chain, traceBlock: createEngineBlockTracer(tracer, config.traceTimeoutMaxMs), stateRootAt: async (block) => chain.stateRootAt(block) });
+        const source = local!.blockSource();
         followers.push(elected(network.name, (fenced) => createChainFollower({ network: network.name, db: fenced, source, outbox: notifier, confirmations: 0, logger: followerLogger })));
       } else {
         const upstream = createUpstreamBlockSource(network.name, backends.get(network.name)!.backend);
@@ -278,7 +208,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       clock: notifier.clock,
       rateLimiter,
       networks: served.map((network): NetworkOptions => {
-        if (network.kind === 'embedded') return { name: network.name, table, isReady: () => true };
+        if (network.kind === 'embedded') return { name: network.name, table: local!.table, isReady: () => true };
         const backend = backends.get(network.name)!;
         // eth_subscribe from the network's chain follower (newHeads, logs); every other method goes
         // to the upstream, priced by the cost table (unlisted ones at its default).
@@ -302,6 +232,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       apiVersion: version,
       // The Vite build of web/ (npm ci's prepare and npm run build make it), beside dist/ from src/ or dist/.
       dashboard: { dir: fileURLToPath(new URL('../dist/web', import.meta.url)) },
+      // The other processes of the deployment reach the embedded chain here (with the auth token).
+      internal: local ? { token: secrets.authToken, network: embedded.name } : undefined,
     });
     registerUpstreamMetrics(gateway.metrics.registry, upstreamStatus);
     cacheMetrics.bind(gateway.metrics.registry);
@@ -316,8 +248,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     const stopNotifyMetrics = notifyMetrics.bind(gateway.metrics.registry, { db, followers: () => followers });
     if (pool) registerTraceQueueMetrics(gateway.metrics.registry, () => pool.stats());
     cleanups.push(async () => stopNotifyMetrics());
+    // Which process answered, for `--processes N` and several gateways behind one balancer.
+    gateway.metrics.registry.gauge('tracehook_process_info', 'This process: its pid and role (all: owns the embedded chain; gateway).', () => [{ labels: { pid: String(process.pid), role: config.role }, value: 1 }]);
     const address = await gateway.listen(config.host, config.port);
     cleanups.push(() => gateway.close());
+    if (options.internalPort !== undefined && local) {
+      const internal = await gateway.listenInternal('127.0.0.1', options.internalPort);
+      logger.info({ url: internal.url }, 'internal endpoint for the other processes listening');
+    }
     // --role gateway serves only: its API's wake-ups reach the workers of other processes.
     if (config.role === 'all') {
       notifier.start();
@@ -336,14 +274,15 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
         url: `${baseUrl}/v2/***`,
         networks: served.map((n) => ({ name: n.name, chainId: n.chainId.toString(), ...(n.kind === 'upstream' ? { upstreams: n.upstreams.map((u, i) => `${upstreamLabel(n.name, i)} ${redactedOrigin(u.url)}`) } : { embedded: true }) })),
         hardfork: config.hardfork,
-        head: chain.headNumber().toString(),
+        head: chain?.headNumber().toString(),
+        embeddedUpstream: config.embeddedUpstream ? redactedOrigin(config.embeddedUpstream) : undefined,
       },
       'tracehook started',
     );
     return {
       rpcUrl,
       baseUrl,
-      banner: formatBanner({ version, rpcUrl, baseUrl, authToken: secrets.authToken, networks: served, accounts: chain.accounts.map((a) => a.address.toString()) }),
+      banner: formatBanner({ version, rpcUrl, baseUrl, authToken: secrets.authToken, networks: served, accounts: (chain?.accounts ?? deriveDevAccounts(config.mnemonic, config.accounts)).map((a) => a.address.toString()) }),
       logger,
       close: closeAll,
     };

@@ -4,8 +4,14 @@ import type { ServiceConfig } from '../config/options.js';
 import { startProcess } from '../main.js';
 import type { RoleProcess } from '../roles/roleProcess.js';
 import { ConfigError } from '../config/loadConfig.js';
+import cluster from 'node:cluster';
+import { announceReady, clusterMember, memberConfig, runProcessCluster } from './processCluster.js';
 
-export async function startServiceFromCli(config: ServiceConfig): Promise<void> {
+export async function startServiceFromCli(given: ServiceConfig): Promise<void> {
+  // --processes N: this process is the primary that starts and watches N children (processCluster.ts).
+  if (given.processes > 1 && cluster.isPrimary) return runProcessCluster(given);
+  const member = clusterMember();
+  const config = member ? memberConfig(given, member) : given;
   let service: RoleProcess | undefined;
   let stopSignal: NodeJS.Signals | undefined;
   const shutDown = (running: RoleProcess, signal: NodeJS.Signals) => {
@@ -27,7 +33,7 @@ export async function startServiceFromCli(config: ServiceConfig): Promise<void> 
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    service = await startProcess(config);
+    service = await startProcess(config, { internalPort: member?.kind === 'owner' ? member.internalPort : undefined });
   } catch (error) {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
@@ -40,5 +46,7 @@ export async function startServiceFromCli(config: ServiceConfig): Promise<void> 
     shutDown(service, stopSignal);
     return;
   }
-  process.stdout.write(service.banner);
+  // A child of --processes N tells the primary, which prints the owner's banner once all serve.
+  if (member) announceReady(service.banner, service.logger);
+  else process.stdout.write(service.banner);
 }

@@ -6,7 +6,10 @@
 export const NETWORK_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 
 /** Keys a network cannot take: they are path words of the gateway (`/v2/<key>`, `/api/...`). */
-export const RESERVED_NETWORK_KEYS: readonly string[] = ['v2', 'api'];
+export const RESERVED_NETWORK_KEYS: readonly string[] = ['v2', 'api', 'internal'];
+
+/** `v2, api or internal`, for error messages. */
+export const RESERVED_NETWORK_KEYS_TEXT = `${RESERVED_NETWORK_KEYS.slice(0, -1).join(', ')} or ${RESERVED_NETWORK_KEYS.at(-1)!}`;
 
 /** The key two spellings of one network share: lowercase, `_` written `-`. */
 export function networkKey(name: string): string {

@@ -56,7 +56,8 @@ describe('networks config section', () => {
     [[{ name: 'A', chainId: 1 }], 'invalid option networks[0].upstreams: a network needs at least one upstream or embedded: true'],
     [[{ name: 'A', chainId: 1, embedded: true }, { name: 'a', chainId: 2, embedded: true }], 'invalid option networks[1].name: duplicate network name a'],
     [[{ name: 'ETH_MAINNET', chainId: 1, embedded: true }, { name: 'eth-mainnet', chainId: 2, embedded: true }], 'invalid option networks[1].name: duplicate network name eth-mainnet'],
-    [[{ name: 'Api', chainId: 1, embedded: true }], 'invalid option networks[0].name: must not be v2 or api (paths of the gateway)'],
+    [[{ name: 'Api', chainId: 1, embedded: true }], 'invalid option networks[0].name: must not be v2, api or internal (paths of the gateway)'],
+    [[{ name: 'Internal', chainId: 1, embedded: true }], 'invalid option networks[0].name: must not be v2, api or internal (paths of the gateway)'],
     [[{ name: 'A', chainId: 1, embedded: true }, { name: 'B', chainId: 2, embedded: true }], 'invalid option networks[1].embedded: only one network can be served by the embedded chain'],
     [[{ name: 'A', chainId: 1, embedded: true, upstream: [] }], 'invalid option networks[0]: Unrecognized key: "upstream"'],
     [{ name: 'A' }, 'invalid option networks: must be a list of networks'],
@@ -111,8 +112,14 @@ describe('networks config section', () => {
   it.each([
     ['upstream: [http://a, "ftp://user:secret@b"]\n', 'invalid option upstream[1]: must be an http(s) URL'],
     ['upstream: [http://a]\nnetworks: [{name: A, chainId: 1, upstreams: [{url: "http://b"}]}]\n', 'invalid option upstream: give upstream nodes either with upstream (--upstream) or in the networks section, not both'],
-    ['networkName: "v2"\n', 'invalid option networkName: networkName must not be v2 or api'],
+    ['networkName: "v2"\n', 'invalid option networkName: networkName must not be v2, api or internal'],
     ['networkName: "a b"\n', 'invalid option networkName: networkName must be 1-63 letters'],
+    ['embeddedUpstream: "http://user:secret@owner:8545"\n', 'invalid option embeddedUpstream: embeddedUpstream is for --role gateway processes'],
+    ['role: gateway\ndatabaseUrl: postgres://db/x\nembeddedUpstream: "ftp://secret@owner"\n', 'invalid option embeddedUpstream: embeddedUpstream must be an http(s) URL'],
+    ['role: gateway\ndatabaseUrl: postgres://db/x\nembeddedUpstream: "http://owner:8545"\nloadState: s.json\n', 'invalid option embeddedUpstream: embeddedUpstream: forkUrl, loadState and dumpState belong to the process that owns the embedded chain'],
+    ['processes: 2\n', 'invalid option processes: processes above 1 share keys, webhooks and deliveries through PostgreSQL: give --database-url'],
+    ['processes: 2\ndatabaseUrl: postgres://db/x\nrole: gateway\n', 'invalid option processes: processes above 1 need --role all'],
+    ['processes: 0\n', 'invalid option processes: processes must be between 1 and 64'],
   ])('error: %j is refused naming its key, never echoing a URL', (yaml, message) => {
     let thrown: Error | undefined;
     try {

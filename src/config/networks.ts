@@ -4,7 +4,7 @@
 // check of what this version can serve. Talking to upstreams and routing between them is not here.
 import { z } from 'zod';
 import { ServiceError } from '../rpc/errors.js';
-import { NETWORK_NAME, RESERVED_NETWORK_KEYS, networkKey, networkNameForChainId } from './networkNames.js';
+import { NETWORK_NAME, RESERVED_NETWORK_KEYS, RESERVED_NETWORK_KEYS_TEXT, networkKey, networkNameForChainId } from './networkNames.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -36,7 +36,7 @@ export const NetworkConfig = z
     name: z
       .string({ error: 'must be a string' })
       .regex(NETWORK_NAME, { error: 'must be 1-63 letters, digits, _ or -, starting with a letter or digit' })
-      .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `must not be ${RESERVED_NETWORK_KEYS.join(' or ')} (paths of the gateway)` }),
+      .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `must not be ${RESERVED_NETWORK_KEYS_TEXT} (paths of the gateway)` }),
     chainId: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).positive({ error: 'must be a positive integer' }),
     upstreams: z.array(UpstreamConfig, { error: 'must be a list of {url, headers?, weight?}' }).default([]),
     /** Served by the embedded dev chain (whose chain id is the `chainId` option). */

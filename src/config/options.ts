@@ -2,7 +2,7 @@
 // config-file key, type, default and help text. Flags, env and file are all generated from it.
 import { z } from 'zod';
 import { NetworksSection, isHttpUrl } from './networks.js';
-import { NETWORK_NAME, RESERVED_NETWORK_KEYS, networkKey } from './networkNames.js';
+import { NETWORK_NAME, RESERVED_NETWORK_KEYS, RESERVED_NETWORK_KEYS_TEXT, networkKey } from './networkNames.js';
 
 export type OptionKind = 'string' | 'int' | 'bool' | 'list';
 
@@ -38,6 +38,8 @@ export const optionDefs = [
   { key: 'redisPrefix', arg: 'prefix', kind: 'string', group: 'store', default: 'tracehook:', description: 'prefix of every Redis key (`<prefix>cu:` compute-unit buckets, `<prefix>tc:` shared traces), so several deployments can share one Redis' },
   { key: 'sharedCacheMb', arg: 'mib', kind: 'int', group: 'store', default: 256, description: 'with --redis-url: bound (MiB, values and keys) of the traces of upstream networks shared by all gateways in Redis, behind each process\'s own cache (--upstream-cache-mb); only answers whose block is final, or named by hash and still canonical when read; 0 disables' },
   { key: 'sharedCacheTtlSec', arg: 'seconds', kind: 'int', group: 'store', default: 3600, description: 'life of a trace in the shared cache (--redis-url)' },
+  { key: 'embeddedUpstream', arg: 'url', kind: 'string', group: 'store', description: 'URL (http://host:port) of the --role all process that owns the embedded chain; this --role gateway process then serves the embedded chain\'s network (LOCAL, or --network-name) through that process\'s internal endpoint (/internal/<network>, authenticated with the auth token, so give both the same --auth-token) instead of running a chain of its own' },
+  { key: 'processes', arg: 'n', kind: 'int', group: 'store', default: 1, description: 'processes serving HTTP on one port on this machine (node:cluster): one owns the embedded chain, the delivery worker and the followers, the other n-1 are gateways reaching its chain internally; a child that dies is restarted; more than 1 needs --database-url' },
   { key: 'acceptDataLoss', kind: 'bool', group: 'store', default: false, description: 'start even though the data dir lost state (service.sqlite missing beside a chain with blocks, or the webhook follower\'s last block missing from chain.sqlite); without it such a start is refused' },
   { key: 'upstream', arg: 'url', kind: 'list', repeatable: true, group: 'networks', description: 'JSON-RPC node (http or https) served as one network named from the chain id it answers at start (1 ETH_MAINNET, 8453 BASE_MAINNET, …, else `CHAIN_<id>`; README, Networks); repeat the flag (commas in env) for several nodes of that chain; that network is served first, at `/v2/<key>` too, the embedded chain after it' },
   { key: 'networkName', arg: 'name', kind: 'string', group: 'networks', default: 'LOCAL', description: 'network name of the embedded chain (`/<name>/v2/<key>`, webhooks\' `network`), e.g. ETH_SEPOLIA so the hosted provider\'s SDK can address it unchanged; a `networks` entry with `embedded: true` names it instead' },
@@ -140,6 +142,8 @@ export const ServiceConfig = z.object({
   redisPrefix: z.string().regex(/^[\w:.-]{1,64}$/, { error: 'redisPrefix must be 1-64 letters, digits, _ : . or -' }),
   sharedCacheMb: z.number().int().min(0).max(64 * 1024),
   sharedCacheTtlSec: z.number().int().min(1).max(30 * 24 * 3600),
+  embeddedUpstream: z.string().refine(isHttpUrl, { error: 'embeddedUpstream must be an http(s) URL' }).optional(),
+  processes: z.number().int().min(1, { error: 'processes must be between 1 and 64' }).max(64, { error: 'processes must be between 1 and 64' }),
   webhookRetryWindowSec: z.number().int().min(1).max(7 * 24 * 3600).optional(),
   webhookConcurrency: z.number().int().min(1).max(1000),
   webhookTimeoutMs: z.number().int().positive(),
@@ -152,11 +156,24 @@ export const ServiceConfig = z.object({
   networkName: z
     .string()
     .regex(NETWORK_NAME, { error: 'networkName must be 1-63 letters, digits, _ or -, starting with a letter or digit' })
-    .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `networkName must not be ${RESERVED_NETWORK_KEYS.join(' or ')}` }),
+    .refine((name) => !RESERVED_NETWORK_KEYS.includes(networkKey(name)), { error: `networkName must not be ${RESERVED_NETWORK_KEYS_TEXT}` }),
   networks: NetworksSection.optional(),
 })
   .refine((c) => c.traceTimeoutMs <= c.traceTimeoutMaxMs, { path: ['traceTimeoutMs'], error: 'traceTimeoutMs must not exceed traceTimeoutMaxMs' })
   .refine((c) => c.role === 'all' || c.databaseUrl, { path: ['role'], error: 'every role but all shares its state with other processes: give --database-url postgres://…' })
+  .refine((c) => !c.embeddedUpstream || c.role === 'gateway', {
+    path: ['embeddedUpstream'],
+    error: 'embeddedUpstream is for --role gateway processes: the process that owns the embedded chain (--role all) runs it itself',
+  })
+  .refine((c) => !c.embeddedUpstream || (!c.forkUrl && !c.loadState && !c.dumpState), {
+    path: ['embeddedUpstream'],
+    error: 'embeddedUpstream: forkUrl, loadState and dumpState belong to the process that owns the embedded chain, not to a gateway reaching it',
+  })
+  .refine((c) => c.processes === 1 || c.databaseUrl, {
+    path: ['processes'],
+    error: 'processes above 1 share keys, webhooks and deliveries through PostgreSQL: give --database-url postgres://… (the SQLite store in the data dir belongs to one process)',
+  })
+  .refine((c) => c.processes === 1 || c.role === 'all', { path: ['processes'], error: 'processes above 1 need --role all (the first process owns the chain, the others are gateways)' })
   .refine((c) => !(c.upstream?.length && c.networks?.length), { path: ['upstream'], error: 'give upstream nodes either with upstream (--upstream) or in the networks section, not both' });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 

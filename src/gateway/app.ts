@@ -4,7 +4,7 @@
 // routes), and the same endpoint over WebSocket (websocket/, node:http's `upgrade`). Owns request
 // ids, CORS, access logs and graceful shutdown; what a method does is left to the backends.
 import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { InternalError } from '../rpc/errors.js';
@@ -34,6 +34,7 @@ import { nodeExchange } from './rpcExchange.js';
 import { createFastFront, type FastExchange } from './fastPath/createFastFront.js';
 import { createWsEndpoint } from './websocket/wsEndpoint.js';
 import { serveAsPlainRequest } from './websocket/plainUpgrade.js';
+import { createInternalAuthenticator, INTERNAL_TOKEN_HEADER, matchInternalPath, noUsage, unmeteredTiers } from './internalEndpoint.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -43,6 +44,11 @@ export interface Gateway {
   readonly api: ApiApp;
   /** Starts listening; port 0 picks a free port. */
   listen(host?: string, port?: number): Promise<{ host: string; port: number; url: string }>;
+  /**
+   * A second listening socket served like the first, outside node:cluster's shared handles
+   * (`exclusive`): the internal endpoint's address for the other processes of `--processes N`.
+   */
+  listenInternal(host: string, port: number): Promise<{ host: string; port: number; url: string }>;
   /** Stops accepting, lets in-flight requests finish (up to drainTimeoutMs), flushes usage. */
   close(): Promise<void>;
 }
@@ -117,6 +123,26 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxBatchSize: limits.maxBatchSize,
     maxResponseBytes: limits.maxResponseBytes,
   });
+  // Other Tracehook processes reach this process's embedded chain here (internalEndpoint.ts):
+  // the service token instead of a key, and no compute units (the gateway in front charged them).
+  const internal = options.internal;
+  const internalRpc =
+    internal &&
+    createRpcEndpoint({
+      keyCache,
+      tiers: unmeteredTiers(),
+      costs: createCostTable(options.computeUnits),
+      limiter,
+      usage: noUsage,
+      metrics,
+      logger,
+      maxBodyBytes: limits.maxBodyBytes,
+      maxBatchSize: limits.maxBatchSize,
+      maxResponseBytes: limits.maxResponseBytes,
+      authenticate: createInternalAuthenticator(internal.token),
+    });
+  const internalNetwork = internal && networks.get(networkKey(internal.network));
+  if (internal && !internalNetwork) throw new TypeError(`the internal endpoint's network ${internal.network} is not served`);
   const readiness: ReadinessCheck[] = [
     { name: 'store', check: async () => (await repo.ping(), true) },
     ...routers.map((r) => ({ name: `network:${r.name}`, check: () => r.isReady() })),
@@ -181,7 +207,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         res.end();
         return;
       }
-      if (target && 'network' in target) {
+      if (internal && internalRpc && matchInternalPath(path, internal.network)) {
+        route = 'internal';
+        const token = req.headers[INTERNAL_TOKEN_HEADER.toLowerCase()];
+        const request = { requestId, network: internalNetwork!, apiKey: typeof token === 'string' ? token : undefined, headers: ['X-Request-Id', requestId] };
+        methods = (await internalRpc(nodeExchange(req, res), request)).methods;
+      } else if (target && 'network' in target) {
         const request = { requestId, network: target.network, apiKey: target.apiKey, headers: rpcHeaders(requestId, req.headers.origin) };
         methods = (await rpc(nodeExchange(req, res), request)).methods;
       } else if (target) {
@@ -272,6 +303,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (front) server.emit('listening');
   if (!front && limits.maxConnections !== undefined) server.maxConnections = limits.maxConnections;
 
+  let internalListener: NetServer | undefined;
   let closed: Promise<void> | undefined;
   return {
     server,
@@ -289,9 +321,22 @@ export function createGateway(options: GatewayOptions): Gateway {
         });
       });
     },
+    listenInternal(host, port) {
+      // Its connections go to node:http, which serves /internal/<network> (and any other path) as usual.
+      const netServer = (internalListener = createNetServer((socket) => server.emit('connection', socket)));
+      return new Promise((resolve, reject) => {
+        netServer.once('error', reject);
+        netServer.listen({ host, port, exclusive: true }, () => {
+          netServer.off('error', reject);
+          const address = netServer.address() as AddressInfo;
+          resolve({ host: address.address, port: address.port, url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` });
+        });
+      });
+    },
     close() {
       closed ??= (async () => {
         closing = true;
+        internalListener?.close();
         // Upgraded sockets are node:http's no more: the endpoint closes them (1001), the listener waits for them.
         void websocket.close();
         await new Promise<void>((resolve) => {

@@ -13,6 +13,7 @@ import type { RateLimiter } from './policy/tokenBucket.js';
 import type { NetworkOptions } from './router/networkRouter.js';
 import type { WebSocketLimits } from './websocket/wsLimits.js';
 import type { DashboardOptions } from '../dashboard/createDashboardServer.js';
+import type { InternalEndpointOptions } from './internalEndpoint.js';
 
 export interface GatewayLimits {
   /** Largest request body; larger answers HTTP 413. */
@@ -88,6 +89,11 @@ export interface GatewayOptions {
   fastPath?: boolean;
   /** More `/readyz` checks besides the store and the networks. */
   readinessChecks?: ReadinessCheck[];
+  /**
+   * Serve one network (the embedded chain's) at `POST /internal/<network>` to the deployment's other
+   * processes: the auth token in X-Service-Token instead of an API key, no compute units charged.
+   */
+  internal?: InternalEndpointOptions;
   /** Extra fields of `/readyz`'s body, read at each request. */
   readinessDetails?: () => Record<string, unknown>;
 }

@@ -27,6 +27,11 @@ export interface RpcEndpointDeps extends AdmissionDeps, QuotaDeps {
   maxBatchSize: number;
   /** Largest answer of one batch (JSON text); elements past it answer -32005 and the rest is cancelled. */
   maxResponseBytes: number;
+  /**
+   * Replaces the API key check: `credential` is the request's `apiKey` (the internal endpoint
+   * passes its X-Service-Token there, internalEndpoint.ts). Throws an RpcError to refuse.
+   */
+  authenticate?: (credential: string | undefined) => ApiKeyRecord;
 }
 
 export interface RpcRequest {
@@ -340,6 +345,7 @@ export function createRpcEndpoint(deps: RpcEndpointDeps) {
       return fail(ex, request, error, null, CLOSE);
     }
     try {
+      if (deps.authenticate) return deps.authenticate(request.apiKey);
       const found = authenticate(deps.keyCache, request.apiKey, ex.origin);
       return found instanceof Promise ? found.catch((error: unknown) => keyLookupFailed(ex, request, error)) : found;
     } catch (error) {
