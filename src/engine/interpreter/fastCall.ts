@@ -32,8 +32,12 @@ export interface FastCallOutcome {
   error: string | undefined;
   logs: Log[];
   createdAddress: bigint | undefined;
-  /** The final view, for comparisons (fuzzer). */
+  /** The final view, for comparisons (fuzzer) and the recorder's post-state. */
   world: WorldState;
+  /** Gas price the sender paid per unit (base fee + effective tip). */
+  gasPrice: bigint;
+  /** The transaction's intrinsic gas. */
+  intrinsicGas: bigint;
   /** How many times the execution restarted to load state. */
   restarts: number;
 }
@@ -208,6 +212,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
   if (tx.to === undefined && tx.data.length > MAX_INITCODE) throw new Unsupported('init code too large');
 
   const world = new WorldState(base);
+  options.hooks?.begin?.(world);
   const caller = bytesToBigInt(options.from.bytes);
   const env = envOf(vm, block, caller, gasPrice);
   const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check, shouldPause });
@@ -274,5 +279,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
     logs: result.error === undefined ? world.logs : [],
     createdAddress: result.error === undefined ? createdAddress : undefined,
     world,
+    gasPrice,
+    intrinsicGas: intrinsic,
   };
 }

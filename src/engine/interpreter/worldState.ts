@@ -81,6 +81,8 @@ export class WorldState {
   readonly logs: Log[] = [];
   readonly created = new Set<bigint>();
   readonly destructed = new Set<bigint>();
+  /** Accounts whose balance, nonce or code was set (EIP-161's touched accounts), undone with their frame. */
+  readonly written = new Set<bigint>();
   refund = 0;
 
   constructor(private readonly base: BaseState) {}
@@ -158,7 +160,25 @@ export class WorldState {
     this.journal.push(before === undefined ? () => void map.delete(slot) : () => void map.set(slot, before));
   }
 
+  /** The base's account (state before the execution), undefined when it does not exist. */
+  baseAccount(address: bigint): BaseAccount | undefined {
+    return this.base.account(address);
+  }
+
+  /** The base's code of an account that exists there. */
+  baseCode(address: bigint, codeHash: Uint8Array): Uint8Array {
+    return equal32(codeHash, KECCAK_EMPTY) ? EMPTY : this.base.code(address);
+  }
+
+  private markWritten(account: Account): void {
+    const address = account.address;
+    if (this.written.has(address)) return;
+    this.written.add(address);
+    this.journal.push(() => void this.written.delete(address));
+  }
+
   setBalance(account: Account, value: bigint): void {
+    this.markWritten(account);
     const before = account.balance;
     account.balance = value;
     this.journal.push(() => {
@@ -167,6 +187,7 @@ export class WorldState {
   }
 
   setNonce(account: Account, value: bigint): void {
+    this.markWritten(account);
     const before = account.nonce;
     account.nonce = value;
     this.journal.push(() => {
@@ -175,6 +196,7 @@ export class WorldState {
   }
 
   setCode(account: Account, code: Uint8Array): void {
+    this.markWritten(account);
     const before = account.code;
     const beforeHash = account.codeHash;
     account.code = code;
