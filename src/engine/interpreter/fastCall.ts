@@ -106,9 +106,16 @@ export interface FastCallOptions {
   onFallback?: (reason: string) => void;
 }
 
+const precompileMaps = new WeakMap<VM, Map<bigint, SyncPrecompile>>();
+
+/** The VM's active precompiles by address, built once per (pooled) VM. */
 function precompilesOf(vm: VM): Map<bigint, SyncPrecompile> {
-  const map = new Map<bigint, SyncPrecompile>();
-  for (const [address, fn] of vm.evm.precompiles) map.set(BigInt('0x' + address.replace(/^0x/, '')), fn as SyncPrecompile);
+  let map = precompileMaps.get(vm);
+  if (map === undefined) {
+    map = new Map<bigint, SyncPrecompile>();
+    for (const [address, fn] of vm.evm.precompiles) map.set(BigInt('0x' + address.replace(/^0x/, '')), fn as SyncPrecompile);
+    precompileMaps.set(vm, map);
+  }
   return map;
 }
 
@@ -154,6 +161,14 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   }
   await loadKeccak();
   const base = new PrefetchedState(vm.stateManager);
+  // What every run reads first, loaded before the first run rather than one restart each.
+  await base.load(new StateMiss('account', bytesToBigInt(options.from.bytes)));
+  await base.load(new StateMiss('account', bytesToBigInt(options.block.header.coinbase.bytes)));
+  if (tx.to !== undefined) {
+    const to = bytesToBigInt(tx.to.bytes);
+    await base.load(new StateMiss('account', to));
+    await base.load(new StateMiss('code', to));
+  }
   const yieldEveryMs = options.yieldEveryMs ?? 20;
   let lastYield = performance.now();
   const pause = (): boolean => performance.now() - lastYield >= yieldEveryMs;

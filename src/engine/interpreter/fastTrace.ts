@@ -23,6 +23,14 @@ export interface FastTraceOptions {
   onFallback?: (reason: string) => void;
 }
 
+const precompileSets = new WeakMap<VM, Set<bigint>>();
+
+function precompileSetOf(vm: VM): Set<bigint> {
+  let set = precompileSets.get(vm);
+  if (set === undefined) precompileSets.set(vm, (set = new Set([...vm.evm.precompiles.keys()].map((a) => BigInt('0x' + a.replace(/^0x/, ''))))));
+  return set;
+}
+
 /** The record of `tx` run on the interpreter, or undefined when it must run on ethereumjs. */
 export async function runFastRecordedCall(options: FastTraceOptions): Promise<ExecutionRecord | undefined> {
   return (await runFastRecorded(options))?.record;
@@ -41,7 +49,7 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<{ reco
   const from = bytesToBigInt(options.from.bytes);
   const coinbase = bytesToBigInt(block.header.coinbase.bytes);
   const nonce = tx.to === undefined ? ((await vm.stateManager.getAccount(options.from))?.nonce ?? 0n) : 0n;
-  const precompiles = new Set([...vm.evm.precompiles.keys()].map((a) => BigInt('0x' + a.replace(/^0x/, ''))));
+  const precompiles = precompileSetOf(vm);
   const recorder = createFastRecorder({
     needs,
     isPrecompile: (address) => precompiles.has(address),
