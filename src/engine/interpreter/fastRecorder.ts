@@ -12,6 +12,7 @@ import { createFrameDataCharge } from '../record/frameDataCharge.js';
 import { slotKey } from '../record/stateTracker.js';
 import type { AccountState, ExecutionRecord, FrameError, FrameKind, RecordedFrame, RecordedLog, RecordNeeds, TouchedAccount } from '../record/types.js';
 import type { FrameHooks, MessageResult, NotStartedCall, TouchHooks } from './message.js';
+import { createReplayBudget } from './replayBudget.js';
 import { addressBytes } from './words.js';
 import { Unsupported, type WorldState } from './worldState.js';
 
@@ -72,7 +73,11 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
   let aliveLogs = 0;
   let accounts = new Map<string, TouchedAccount>();
   let world: WorldState | undefined;
-  let charge = createFrameDataCharge(options.needs.frames);
+  // Traces charge frame data to the job's budget: a restarted run must not pay twice.
+  const frameBounds = options.needs.frames;
+  const replayBudget = frameBounds?.kind === 'refuse' ? createReplayBudget(frameBounds.budget) : undefined;
+  const bounds = frameBounds?.kind === 'refuse' ? { ...frameBounds, budget: replayBudget! } : frameBounds;
+  let charge = createFrameDataCharge(bounds);
 
   const current = (): number => (open.length ? open[open.length - 1]!.index : -1);
 
@@ -140,7 +145,8 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
       aliveLogs = 0;
       accounts = new Map();
       world = undefined;
-      charge = createFrameDataCharge(options.needs.frames);
+      replayBudget?.restart();
+      charge = createFrameDataCharge(bounds);
     },
 
     begin(w) {
