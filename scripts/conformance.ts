@@ -6,7 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FOLDER_RULES, KNOWN_DIFFERENCES, type FolderRule } from './conformance/folders.js';
-import { runFixtureFile, type FixtureOutcome } from './conformance/runFixture.js';
+import { engineCounts, runFixtureFile, type FixtureOutcome } from './conformance/runFixture.js';
 
 export interface FixtureEntry {
   file: string;
@@ -107,6 +107,7 @@ async function main(): Promise<void> {
   const skipped = outcomes.filter((o) => o.status === 'skip').length;
   console.log(`${known} known differences, ${skipped} out of scope (see the table)`);
   console.log(`${passed} passed, ${failed} failed`);
+  console.log(`records from the interpreter: ${engineCounts.interpreter}, from ethereumjs: ${engineCounts.ethereumjs}`);
   process.exit(failed > 0 ? 1 : 0);
 }
 

@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 import type { KZG } from '@ethereumjs/util';
 import { prepareGethFixture, type GethFixture } from '../../src/engine/execute/gethFixture.js';
 import { loadKzg as loadProcessKzg } from '../../src/engine/execute/kzgSetup.js';
-import { runRecordedTransaction } from '../../src/engine/execute/runTransaction.js';
+import { runRecordedTransaction as runOnEthereumjs } from '../../src/engine/execute/runTransaction.js';
+import { fastCallsEnabled } from '../../src/engine/interpreter/fastCallSwitch.js';
+import { runFastRecordedCall } from '../../src/engine/interpreter/fastTrace.js';
+import type { ExecutionRecord, RecordNeeds } from '../../src/engine/record/types.js';
 import { needsOfGethTracer, renderGethTracer } from '../../src/engine/render/gethTracers.js';
 import { renderParityStateDiff } from '../../src/engine/render/parityStateDiff.js';
 import { renderParityTrace } from '../../src/engine/render/parityTrace.js';
@@ -34,9 +37,24 @@ function isBlobTx(input: GethFixture['input']): boolean {
   return body.startsWith('03');
 }
 
+/** Fixtures whose record came from the interpreter with its built-in recorder, and from ethereumjs. */
+export const engineCounts = { interpreter: 0, ethereumjs: 0 };
+
 async function execute(fixture: GethFixture, rule: Extract<FolderRule, { scope: 'in' }>, kzg: KzgProvider): Promise<unknown> {
   const prepared = await prepareGethFixture(fixture, { kzg: isBlobTx(fixture.input) ? await kzg() : undefined });
   const run = { vm: prepared.vm, tx: prepared.tx, block: prepared.block, skipNonce: prepared.isCall };
+  // As the service records calls: the interpreter first (TRACEHOOK_FAST_EVM, on by default), then ethereumjs.
+  const runRecordedTransaction = async (options: typeof run, needs: RecordNeeds): Promise<ExecutionRecord> => {
+    if (fastCallsEnabled()) {
+      const record = await runFastRecordedCall({ vm: options.vm, tx: options.tx, from: options.tx.getSenderAddress(), block: options.block, needs });
+      if (record) {
+        engineCounts.interpreter++;
+        return record;
+      }
+    }
+    engineCounts.ethereumjs++;
+    return runOnEthereumjs(options, needs);
+  };
   if (rule.kind === 'geth') {
     const request = rule.tracer(fixture.tracerConfig ?? {});
     const record = await runRecordedTransaction(run, needsOfGethTracer(request));

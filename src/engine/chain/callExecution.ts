@@ -8,7 +8,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, KECCAK256_NULL, bytesToHex, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import { type VM, runTx } from '@ethereumjs/vm';
 import { ExecutionRevertedError, RpcError, ServerError } from '../../rpc/errors.js';
-import { ExecutionCancelledError, ExecutionTimeoutError, type ExecutionGuardOptions, installExecutionGuard } from '../execute/executionGuard.js';
+import { type ExecutionGuardOptions, guardCheck, installExecutionGuard } from '../execute/executionGuard.js';
 import { runFastCall } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import type { ChainCore } from './chainCore.js';
@@ -79,15 +79,6 @@ function isDelegation(code: Uint8Array): boolean {
 
 function hasFee(request: TransactionRequest): boolean {
   return [request.gasPrice, request.maxFeePerGas, request.maxPriorityFeePerGas].some((v) => v !== undefined && v > 0n);
-}
-
-/** The guard's deadline and cancellation as a synchronous check (the interpreter never yields). */
-function guardCheck(guard: CallGuard | undefined): (() => void) | undefined {
-  if (!guard) return undefined;
-  return () => {
-    if (guard.deadlineMs !== undefined && guard.now() > guard.deadlineMs) throw new ExecutionTimeoutError(guard.timeoutMs);
-    if (guard.signal?.aborted) throw new ExecutionCancelledError();
-  };
 }
 
 async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, target: CallTarget, guard: CallGuard | undefined): Promise<CallSession> {

@@ -70,3 +70,15 @@ export function installExecutionGuard(vm: VM, options: ExecutionGuardOptions, ti
     uninstall();
   };
 }
+
+/**
+ * The guard's deadline and cancellation as a synchronous check, for the interpreter (which calls it
+ * at message starts and every few thousand jumps instead of installing step listeners).
+ */
+export function guardCheck(guard: (ExecutionGuardOptions & { timeoutMs: number }) | undefined): (() => void) | undefined {
+  if (!guard) return undefined;
+  return () => {
+    if (guard.deadlineMs !== undefined && guard.now() > guard.deadlineMs) throw new ExecutionTimeoutError(guard.timeoutMs);
+    if (guard.signal?.aborted) throw new ExecutionCancelledError();
+  };
+}

@@ -8,7 +8,9 @@ import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import { callBlockFor, type BlockOverrides, type CallBlockCache } from './callBlock.js';
 import { callPaysForGas, callToTransaction, callTxCommon, type CallRequest } from './callTransaction.js';
-import type { ExecutionGuardOptions } from './executionGuard.js';
+import { type ExecutionGuardOptions, guardCheck } from './executionGuard.js';
+import { runFastRecordedCall } from '../interpreter/fastTrace.js';
+import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import { runRecordedTransaction } from './runTransaction.js';
 
 export interface RunCallOptions {
@@ -23,6 +25,11 @@ export interface RunCallOptions {
   guard?: ExecutionGuardOptions & { timeoutMs: number };
   /** Reuses call blocks across calls (the tracer keeps one). */
   callBlocks?: CallBlockCache;
+  /**
+   * No later call needs this call's state changes (a single debug_traceCall or trace_call): it may
+   * run on the interpreter with the built-in recorder, which writes nothing to `vm`.
+   */
+  stateless?: boolean;
 }
 
 /** Runs one call and returns its record. State changes stay in `vm` (trace_callMany chains them). */
@@ -45,6 +52,12 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   }
   const tx = callToTransaction({ ...call, gas }, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n });
   const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await vm.stateManager.getCode(from));
+  if (options.stateless && !senderHasCode && fastCallsEnabled()) {
+    // The interpreter first; whatever it does not implement (steps among them) runs on ethereumjs.
+    const guard = options.guard;
+    const record = await runFastRecordedCall({ vm, tx, from, block, needs: options.needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+    if (record) return record;
+  }
   return runRecordedTransaction(
     { vm, tx, block, skipNonce: true, guard: options.guard, prepare: senderHasCode ? () => maskSenderCode(vm, from) : undefined },
     options.needs,

@@ -8,16 +8,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { impersonate } from '../chain/transactionRequest.js';
 import { runFastCall } from './fastCall.js';
 import { addressBytes } from './interpreter.js';
-import { type FuzzVm, createFuzzVm, fuzz } from './testing/differential.js';
+import { runFastRecorded } from './fastTrace.js';
+import { type FuzzVm, compareRecords, createFuzzVm, fuzz } from './testing/differential.js';
 import { CONTRACTS, SENDER } from './testing/programs.js';
 
 describe('interpreter vs ethereumjs, generated programs', () => {
-  it('Prague: 1600 programs agree (gas, refund, output, error, logs, state, frames)', async () => {
+  it('Prague: 1600 programs agree (gas, refund, output, error, logs, state, and the whole ExecutionRecord: frames, logs, touched state)', async () => {
     const result = await fuzz(await createFuzzVm('prague'), 1, 1600);
     expect(result.mismatches).toEqual([]);
     // Most cases run on the core; what falls back is named (too little gas for the intrinsic cost, KZG/BLS precompiles, BLOCKHASH).
     expect(result.equal).toBeGreaterThan(1400);
-    expect([...result.fallbackReasons.keys()].every((r) => /intrinsic gas|asynchronous precompile|BLOCKHASH|EOF init code|0xef data/.test(r))).toBe(true);
+    expect([...result.fallbackReasons.keys()].every((r) => /intrinsic gas|asynchronous precompile|BLOCKHASH|EOF init code|0xef data|post-state read/.test(r))).toBe(true);
   }, 120_000);
 
   it('Cancun: 400 programs agree', async () => {
@@ -25,6 +26,36 @@ describe('interpreter vs ethereumjs, generated programs', () => {
     expect(result.mismatches).toEqual([]);
     expect(result.equal).toBeGreaterThan(340);
   }, 60_000);
+});
+
+describe('compareRecords', () => {
+  it('error: a record that differs in one frame field is reported with its path', async () => {
+    const { vm } = await createFuzzVm('prague');
+    const sm = vm.stateManager;
+    const target = new Address(addressBytes(CONTRACTS[1]!));
+    const sender = new Address(addressBytes(SENDER));
+    await sm.checkpoint();
+    try {
+      await sm.putAccount(sender, new Account(0n, 10n ** 24n));
+      await sm.putAccount(target, new Account(1n, 0n));
+      // PUSH1 1 PUSH1 0 SSTORE, LOG0 of nothing, STOP.
+      await sm.putCode(target, Uint8Array.from([0x60, 0x01, 0x60, 0x00, 0x55, 0x5f, 0x5f, 0xa0, 0x00]));
+      const tx = impersonate(createLegacyTx({ gasLimit: 100_000n, to: target, gasPrice: 0n }, { common: vm.common, freeze: false }), sender);
+      const { createBlock } = await import('@ethereumjs/block');
+      const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
+      const first = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } }))!.record;
+      const second = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } }))!.record;
+      expect(compareRecords(first, second)).toBeUndefined();
+      expect(first.logs).toHaveLength(1);
+      second.frames[0]!.gasUsed += 1n;
+      expect(compareRecords(first, second)).toMatch(/^record\.frames\.0\.gasUsed: /);
+      second.frames[0]!.gasUsed -= 1n;
+      [...second.accounts!.values()].find((a) => a.storage.size > 0)!.storage.values().next().value!.post = 7n;
+      expect(compareRecords(first, second)).toMatch(/\.storage\..*\.post: /);
+    } finally {
+      await sm.revert();
+    }
+  });
 });
 
 describe('interpreter edges', () => {
@@ -88,8 +119,8 @@ describe('interpreter edges', () => {
     const { fast, reference } = await both(code, 100_000n, [[0n, 1n], [1n, 2n], [2n, 3n], [3n, 4n]]);
     expect(fast!.returnValue).toEqual(reference.execResult.returnValue);
     expect(fast!.returnValue[31]).toBe(10);
-    // sender, target account, target code, 4 slots (the coinbase and precompiles are warm but never read).
-    expect(fast!.restarts).toBe(7);
+    // The sender, coinbase, target account and code are loaded before the first run; each of the 4 slots restarts it once.
+    expect(fast!.restarts).toBe(4);
   });
 
   it('BLOCKHASH goes to ethereumjs', async () => {

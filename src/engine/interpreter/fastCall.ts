@@ -32,8 +32,12 @@ export interface FastCallOutcome {
   error: string | undefined;
   logs: Log[];
   createdAddress: bigint | undefined;
-  /** The final view, for comparisons (fuzzer). */
+  /** The final view, for comparisons (fuzzer) and the recorder's post-state. */
   world: WorldState;
+  /** Gas price the sender paid per unit (base fee + effective tip). */
+  gasPrice: bigint;
+  /** The transaction's intrinsic gas. */
+  intrinsicGas: bigint;
   /** How many times the execution restarted to load state. */
   restarts: number;
 }
@@ -102,9 +106,16 @@ export interface FastCallOptions {
   onFallback?: (reason: string) => void;
 }
 
+const precompileMaps = new WeakMap<VM, Map<bigint, SyncPrecompile>>();
+
+/** The VM's active precompiles by address, built once per (pooled) VM. */
 function precompilesOf(vm: VM): Map<bigint, SyncPrecompile> {
-  const map = new Map<bigint, SyncPrecompile>();
-  for (const [address, fn] of vm.evm.precompiles) map.set(BigInt('0x' + address.replace(/^0x/, '')), fn as SyncPrecompile);
+  let map = precompileMaps.get(vm);
+  if (map === undefined) {
+    map = new Map<bigint, SyncPrecompile>();
+    for (const [address, fn] of vm.evm.precompiles) map.set(BigInt('0x' + address.replace(/^0x/, '')), fn as SyncPrecompile);
+    precompileMaps.set(vm, map);
+  }
   return map;
 }
 
@@ -150,6 +161,14 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   }
   await loadKeccak();
   const base = new PrefetchedState(vm.stateManager);
+  // What every run reads first, loaded before the first run rather than one restart each.
+  await base.load(new StateMiss('account', bytesToBigInt(options.from.bytes)));
+  await base.load(new StateMiss('account', bytesToBigInt(options.block.header.coinbase.bytes)));
+  if (tx.to !== undefined) {
+    const to = bytesToBigInt(tx.to.bytes);
+    await base.load(new StateMiss('account', to));
+    await base.load(new StateMiss('code', to));
+  }
   const yieldEveryMs = options.yieldEveryMs ?? 20;
   let lastYield = performance.now();
   const pause = (): boolean => performance.now() - lastYield >= yieldEveryMs;
@@ -208,6 +227,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
   if (tx.to === undefined && tx.data.length > MAX_INITCODE) throw new Unsupported('init code too large');
 
   const world = new WorldState(base);
+  options.hooks?.begin?.(world);
   const caller = bytesToBigInt(options.from.bytes);
   const env = envOf(vm, block, caller, gasPrice);
   const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check, shouldPause });
@@ -274,5 +294,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
     logs: result.error === undefined ? world.logs : [],
     createdAddress: result.error === undefined ? createdAddress : undefined,
     world,
+    gasPrice,
+    intrinsicGas: intrinsic,
   };
 }

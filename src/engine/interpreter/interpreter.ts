@@ -15,7 +15,7 @@ import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigne
 import { type Account, Unsupported, type WorldState } from './worldState.js';
 
 export { Errors, addressBytes };
-export type { ExecutionEnv, FrameHooks, Message, MessageKind, MessageResult, SyncPrecompile } from './message.js';
+export type { ExecutionEnv, FrameHooks, HaltFacts, Message, MessageKind, MessageResult, NotStartedCall, SyncPrecompile, TouchHooks } from './message.js';
 
 const ADDR = (1n << 160n) - 1n;
 const TWO64M1 = (1n << 64n) - 1n;
@@ -141,10 +141,12 @@ export class Interpreter {
       world.setBalance(from, from.balance - message.value);
     }
     const target = world.get(message.address);
-    const fail = (error: string): MessageResult => {
+    const fail = (error: string, returned = false): MessageResult => {
       world.revert(checkpoint);
       world.refund = refund;
-      return { error, gasLeft: 0, output: EMPTY };
+      const failed: MessageResult = { error, gasLeft: 0, output: EMPTY };
+      if (returned && this.hooks) failed.halt = { returned };
+      return failed;
     };
     if (target.nonce > 0n || !world.isEmptyCode(target) || target.baseStorage) return fail(Errors.CREATE_COLLISION);
     world.markCreated(target);
@@ -155,10 +157,10 @@ export class Interpreter {
     const result = yield* this.run(message, initCode);
     if (result.error === undefined) {
       const code = result.output;
-      if (code.length > MAX_CODE) return fail(Errors.CODESIZE);
+      if (code.length > MAX_CODE) return fail(Errors.CODESIZE, true);
       const deposit = code.length * 200;
-      if (deposit > result.gasLeft) return fail(Errors.OUT_OF_GAS);
-      if (code[0] === 0xef) return fail(Errors.INVALID_BYTECODE);
+      if (deposit > result.gasLeft) return fail(Errors.OUT_OF_GAS, true);
+      if (code[0] === 0xef) return fail(Errors.INVALID_BYTECODE, true);
       world.setCode(target, code);
       return { error: undefined, gasLeft: result.gasLeft - deposit, output: code };
     }
@@ -184,6 +186,11 @@ export class Interpreter {
     const codeLength = code.length;
     const codeLengthWord = BigInt(codeLength);
     const isStatic = message.isStatic;
+    const hooks = this.hooks;
+    const touches = hooks?.touches;
+    // ethereumjs analyses jumps at the frame's first JUMP, JUMPI or MCOPY; from then on its run state
+    // names an undefined opcode INVALID (0xfe), which the recorder's frame error keeps.
+    let analysed = false;
 
     const need = (n: number): void => {
       if (stack.length < n) throw new Halt(Errors.STACK_UNDERFLOW);
@@ -436,6 +443,7 @@ export class Interpreter {
             need(1);
             const address = stack[stack.length - 1]! & ADDR;
             use(accessCost(address));
+            touches?.account(address);
             stack[stack.length - 1] = world.get(address).balance;
             break;
           }
@@ -488,6 +496,7 @@ export class Interpreter {
             need(1);
             const address = stack[stack.length - 1]! & ADDR;
             use(accessCost(address));
+            touches?.account(address);
             stack[stack.length - 1] = BigInt(externalCode(address).length);
             break;
           }
@@ -499,6 +508,7 @@ export class Interpreter {
             const length = stack[stack.length - 4]!;
             const memGas = mem.expand(memOffset, length);
             use(memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
+            touches?.account(address);
             stack.length -= 4;
             copyToMemory(memOffset, length === 0n ? EMPTY : externalCode(address), sourceOffset, length);
             break;
@@ -511,6 +521,7 @@ export class Interpreter {
             need(1);
             const address = stack[stack.length - 1]! & ADDR;
             use(accessCost(address));
+            touches?.account(address);
             const account = world.get(address);
             if (world.isEmpty(account)) stack[stack.length - 1] = 0n;
             else {
@@ -600,6 +611,7 @@ export class Interpreter {
             need(1);
             const slot = stack[stack.length - 1]!;
             use(world.warmSlot(self, slot) ? 2100 : 100);
+            touches?.slot(message.address, slot, undefined);
             stack[stack.length - 1] = world.sload(self, slot);
             break;
           }
@@ -628,11 +640,13 @@ export class Interpreter {
               if (original === value) world.refund += original === 0n ? 19900 : 2800;
             }
             use(cost);
+            touches?.slot(message.address, slot, { value, current });
             stack.length -= 2;
             world.sstore(self, slot, value);
             break;
           }
           case 0x56: {
+            analysed = true;
             use(8);
             need(1);
             if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
@@ -642,6 +656,7 @@ export class Interpreter {
             continue;
           }
           case 0x57: {
+            analysed = true;
             use(10);
             need(2);
             if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
@@ -683,6 +698,7 @@ export class Interpreter {
             break;
           }
           case 0x5e: {
+            analysed = true;
             need(3);
             const dst = stack[stack.length - 1]!;
             const src = stack[stack.length - 2]!;
@@ -714,7 +730,9 @@ export class Interpreter {
             stack.length -= 2;
             const t: bigint[] = [];
             for (let i = 0; i < topics; i++) t.push(stack.pop()!);
-            world.addLog({ address: message.address, topics: t, data: mem.read(Number(offset & 0xffffffffn), Number(length & 0xffffffffn)) });
+            const data = mem.read(Number(offset & 0xffffffffn), Number(length & 0xffffffffn));
+            world.addLog({ address: message.address, topics: t, data });
+            hooks?.log?.(message.address, t, data);
             break;
           }
           case 0xf0:
@@ -734,14 +752,27 @@ export class Interpreter {
             const initCode = mem.read(Number(offset & 0xffffffffn), Number(length));
             if (initCode.length >= 2 && initCode[0] === 0xef && initCode[1] === 0x00) throw new Unsupported('EOF init code');
             returnData = EMPTY;
+            const selfBytes = addressBytes(message.address);
+            const newAddress = (): bigint =>
+              bytesToBig(isCreate2 ? generateAddress2(selfBytes, setLengthLeft(bigIntToBytes(salt), 32), initCode) : generateAddress(selfBytes, bigIntToBytes(self.nonce)));
+            const seen = touches === undefined ? undefined : newAddress();
+            if (seen !== undefined) touches!.created(seen);
             if (message.depth >= DEPTH_LIMIT || self.balance < value || self.nonce >= TWO64M1) {
+              hooks?.notStarted?.({
+                kind: isCreate2 ? 'CREATE2' : 'CREATE',
+                from: message.address,
+                target: undefined,
+                value,
+                gas: childGas,
+                requestedGas: childGas,
+                input: initCode,
+                depth: message.depth + 1,
+                reason: message.depth >= DEPTH_LIMIT ? 'callDepthExceeded' : self.balance < value ? 'insufficientBalance' : 'nonceOverflow',
+              });
               push(0n);
               break;
             }
-            const selfBytes = addressBytes(message.address);
-            const address = bytesToBig(
-              isCreate2 ? generateAddress2(selfBytes, setLengthLeft(bigIntToBytes(salt), 32), initCode) : generateAddress(selfBytes, bigIntToBytes(self.nonce)),
-            );
+            const address = seen ?? newAddress();
             world.setNonce(self, self.nonce + 1n);
             gas -= childGas;
             const result = yield* this.execute({
@@ -756,6 +787,7 @@ export class Interpreter {
               gas: childGas,
               depth: message.depth + 1,
               isStatic: false,
+              requestedGas: childGas,
             });
             gas += result.gasLeft;
             returnData = result.error === Errors.REVERT ? result.output : EMPTY;
@@ -785,8 +817,10 @@ export class Interpreter {
             if (op === 0xf1 && value !== 0n && world.isEmpty(world.get(to))) cost += 25000;
             if (!env.precompiles.has(to) && isDelegation(world.code(world.get(to)))) throw new Unsupported('EIP-7702 delegated code');
             use(cost);
+            touches?.account(to);
             const allowed = gas - Math.floor(gas / 64);
             let childGas = gasArg < BigInt(allowed) ? Number(gasArg) : allowed;
+            const requestedGas = childGas;
             stack.length -= hasValue ? 7 : 6;
             const data = mem.read(Number(inOffset & 0xffffffffn), num(inLength));
             gas -= childGas;
@@ -794,6 +828,17 @@ export class Interpreter {
             returnData = EMPTY;
             if (message.depth >= DEPTH_LIMIT || (hasValue && self.balance < value)) {
               gas += childGas;
+              hooks?.notStarted?.({
+                kind: op === 0xf1 ? 'CALL' : op === 0xf2 ? 'CALLCODE' : op === 0xf4 ? 'DELEGATECALL' : 'STATICCALL',
+                from: message.address,
+                target: to,
+                value: op === 0xf4 ? message.value : value,
+                gas: childGas,
+                requestedGas,
+                input: data,
+                depth: message.depth + 1,
+                reason: message.depth >= DEPTH_LIMIT ? 'callDepthExceeded' : 'insufficientBalance',
+              });
               push(0n);
               break;
             }
@@ -808,6 +853,7 @@ export class Interpreter {
               gas: childGas,
               depth: message.depth + 1,
               isStatic: isStatic || op === 0xfa,
+              requestedGas,
             });
             gas += result.gasLeft;
             returnData = result.error === undefined || result.error === Errors.REVERT ? result.output : EMPTY;
@@ -837,6 +883,8 @@ export class Interpreter {
             if (balance > 0n && world.isEmpty(world.get(beneficiary))) cost += 25000;
             if (world.warmAddress(beneficiary)) cost += 2600;
             use(cost);
+            touches?.account(beneficiary);
+            hooks?.selfDestruct?.(message.address, beneficiary, balance);
             stack.pop();
             const toSelf = beneficiary === message.address;
             if (!toSelf) {
@@ -856,7 +904,9 @@ export class Interpreter {
     } catch (error) {
       if (!(error instanceof Halt)) throw error;
       if (error.error === undefined || error.error === Errors.REVERT) return { error: error.error, gasLeft: gas, output: error.output };
-      return { error: error.error, gasLeft: 0, output: EMPTY };
+      const halted: MessageResult = { error: error.error, gasLeft: 0, output: EMPTY };
+      if (hooks) halted.halt = { op: code[pc], stack: stack.slice(), gasLeft: gas, returnDataLength: returnData.length, analysed };
+      return halted;
     }
   }
 }

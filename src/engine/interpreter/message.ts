@@ -1,6 +1,7 @@
 // The interpreter's vocabulary: a message (call or create) in, its result out, the block and
 // transaction context it runs in, the frame hooks, and ethereumjs's error texts it reproduces.
 import type { PrecompileInput } from '@ethereumjs/evm';
+import type { WorldState } from './worldState.js';
 
 /** ethereumjs's error texts (EVMError.errorMessages), which callers map to geth's. */
 export const Errors = {
@@ -56,6 +57,8 @@ export interface Message {
   gas: number;
   depth: number;
   isStatic: boolean;
+  /** Gas the opening CALL-or-CREATE asked to hand over, before the stipend (absent for the root). */
+  requestedGas?: number;
 }
 
 export interface MessageResult {
@@ -63,12 +66,61 @@ export interface MessageResult {
   error: string | undefined;
   gasLeft: number;
   output: Uint8Array;
+  /** Where an exceptional halt happened; filled only when hooks are attached (the recorder classifies it). */
+  halt?: HaltFacts;
+}
+
+/** The interpreter's state at an exceptional halt, for classifying it as geth does. */
+export interface HaltFacts {
+  /** The opcode that halted (undefined for halts around the code: a create's deposit). */
+  op?: number;
+  /** The stack when it halted, top last. */
+  stack?: bigint[];
+  /** Gas left before the halting opcode charged anything. */
+  gasLeft?: number;
+  returnDataLength?: number;
+  /** A create's code ran to RETURN and the halt came after (its code deposit). */
+  returned?: boolean;
+  /** The frame had reached a JUMP, JUMPI or MCOPY (ethereumjs's jump analysis had run). */
+  analysed?: boolean;
+}
+
+/** A CALL-or-CREATE that failed its pre-checks, so no message ran (the recorder keeps it as a frame). */
+export interface NotStartedCall {
+  kind: MessageKind;
+  /** The executing account of the frame that tried. */
+  from: bigint;
+  /** Callee or code address; undefined for creates. */
+  target: bigint | undefined;
+  value: bigint;
+  /** Gas it would have handed over (the stipend included). */
+  gas: number;
+  requestedGas: number;
+  input: Uint8Array;
+  depth: number;
+  reason: 'callDepthExceeded' | 'insufficientBalance' | 'nonceOverflow';
+}
+
+/** Accounts and slots an execution touches, by the recorder's prestate rules (after each opcode's gas). */
+export interface TouchHooks {
+  account(address: bigint): void;
+  /** SLOAD, or SSTORE with the value written and the slot's value before it. */
+  slot(address: bigint, slot: bigint, write: { value: bigint; current: bigint } | undefined): void;
+  /** The address of a CREATE/CREATE2 (before its pre-checks). */
+  created(address: bigint): void;
 }
 
 /** Optional observer of frames (the recorder's hook point); absent means no cost. */
 export interface FrameHooks {
   /** A new run begins (the driver restarts an execution after loading state): forget the last one. */
   reset(): void;
+  /** The run's state view exists, before the transaction buys its gas (the recorder reads pre-state from it). */
+  begin?(world: WorldState): void;
   enter(message: Message): void;
   exit(message: Message, result: MessageResult): void;
+  notStarted?(call: NotStartedCall): void;
+  selfDestruct?(address: bigint, beneficiary: bigint, balance: bigint): void;
+  log?(address: bigint, topics: bigint[], data: Uint8Array): void;
+  /** Present only when state is recorded. */
+  touches?: TouchHooks;
 }

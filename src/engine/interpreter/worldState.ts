@@ -27,15 +27,17 @@ export interface BaseState {
 
 export type MissKind = 'account' | 'code' | 'storage';
 
-/** A base read that has to be loaded asynchronously first. */
-export class StateMiss extends Error {
+/**
+ * A base read that has to be loaded asynchronously first. A control-flow signal that never leaves
+ * the driver (fastCall.ts), so not an Error: capturing a stack trace for each of the several misses
+ * of a traced call was 6.7% of its CPU time (docs/performance.md).
+ */
+export class StateMiss {
   constructor(
     readonly kind: MissKind,
     readonly address: bigint,
     readonly slot = 0n,
-  ) {
-    super(`state miss: ${kind}`);
-  }
+  ) {}
 }
 
 /** Something the core does not implement; the caller runs the request on ethereumjs instead. */
@@ -81,6 +83,8 @@ export class WorldState {
   readonly logs: Log[] = [];
   readonly created = new Set<bigint>();
   readonly destructed = new Set<bigint>();
+  /** Accounts whose balance, nonce or code was set (EIP-161's touched accounts), undone with their frame. */
+  readonly written = new Set<bigint>();
   refund = 0;
 
   constructor(private readonly base: BaseState) {}
@@ -158,7 +162,25 @@ export class WorldState {
     this.journal.push(before === undefined ? () => void map.delete(slot) : () => void map.set(slot, before));
   }
 
+  /** The base's account (state before the execution), undefined when it does not exist. */
+  baseAccount(address: bigint): BaseAccount | undefined {
+    return this.base.account(address);
+  }
+
+  /** The base's code of an account that exists there. */
+  baseCode(address: bigint, codeHash: Uint8Array): Uint8Array {
+    return equal32(codeHash, KECCAK_EMPTY) ? EMPTY : this.base.code(address);
+  }
+
+  private markWritten(account: Account): void {
+    const address = account.address;
+    if (this.written.has(address)) return;
+    this.written.add(address);
+    this.journal.push(() => void this.written.delete(address));
+  }
+
   setBalance(account: Account, value: bigint): void {
+    this.markWritten(account);
     const before = account.balance;
     account.balance = value;
     this.journal.push(() => {
@@ -167,6 +189,7 @@ export class WorldState {
   }
 
   setNonce(account: Account, value: bigint): void {
+    this.markWritten(account);
     const before = account.nonce;
     account.nonce = value;
     this.journal.push(() => {
@@ -175,6 +198,7 @@ export class WorldState {
   }
 
   setCode(account: Account, code: Uint8Array): void {
+    this.markWritten(account);
     const before = account.code;
     const beforeHash = account.codeHash;
     account.code = code;

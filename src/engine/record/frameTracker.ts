@@ -6,7 +6,7 @@
 import type { EVMResult, Message } from '@ethereumjs/evm';
 import { EVMError } from '@ethereumjs/evm';
 import { type PairingGas, classifyHalt, isPairingPrecompile, pairingHalt } from './frameError.js';
-import { stepCapError } from './stepBudget.js';
+import { createFrameDataCharge } from './frameDataCharge.js';
 import type { FrameBounds, FrameError, FrameKind, RecordedFrame, RecordedLog } from './types.js';
 
 /** What a CALL-or-CREATE probe saw just before the real handler ran. */
@@ -70,8 +70,6 @@ export interface FrameTracker {
 }
 
 const EMPTY = new Uint8Array(0);
-/** A rendered frame's own fields (addresses, gas, value, type) besides its data, in bytes of JSON. */
-const FRAME_JSON_BYTES = 160;
 
 const M = EVMError.errorMessages;
 
@@ -93,24 +91,8 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
   const open: OpenFrame[] = [];
   let pending: PendingOpcodeFrame | undefined;
   let aliveLogs = 0;
-  const bounds = options.bounds;
-  let keptBytes = 0;
-  let dropped = false;
-
-  /** Charges a frame's input (`newFrame`) or output; returns the data to keep, or throws the cap's error. */
-  function charged(data: Uint8Array, newFrame: boolean): Uint8Array {
-    if (!bounds) return data;
-    if (bounds.kind === 'refuse') {
-      // Each byte renders as two hex digits.
-      const passed = bounds.budget.charge(0, (newFrame ? FRAME_JSON_BYTES : 0) + 2 * data.length);
-      if (passed) throw stepCapError(bounds.budget, passed, bounds.advice);
-      return data;
-    }
-    if (data.length === 0) return data;
-    keptBytes += data.length;
-    if (keptBytes > bounds.maxBytes) dropped = true;
-    return dropped ? EMPTY : data;
-  }
+  const charge = createFrameDataCharge(options.bounds);
+  const charged = charge.charged;
 
   const current = (): number => (open.length ? open[open.length - 1]!.index : -1);
 
@@ -276,6 +258,6 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
       frames[frame]!.logs.push(index);
     },
 
-    incomplete: () => dropped,
+    incomplete: () => charge.dropped(),
   };
 }

@@ -326,7 +326,7 @@ export function createTracer(options: TracerOptions): Tracer {
       const runAll = async (vm: VM) => {
         const out: ExecutionRecord[] = [];
         for (const { call, needs } of calls) {
-          out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g, callBlocks }));
+          out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g, callBlocks, stateless: calls.length === 1 }));
         }
         return out;
       };

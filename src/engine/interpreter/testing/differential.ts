@@ -1,7 +1,9 @@
 // The differential fuzzer: one generated case (contracts, storage, a call or create transaction)
-// runs on the interpreter and on ethereumjs in the same process, over the same state; gas used,
-// refund, return data, error, logs, created address and the touched accounts' balances, nonces,
-// code and storage must be equal. ethereumjs is the reference.
+// runs on the interpreter (with its built-in recorder) and on ethereumjs (with the recorder attached)
+// in the same process, over the same state; gas used, refund, return data, error, logs, created
+// address, the touched accounts' balances, nonces, code and storage, and the whole ExecutionRecord
+// (every frame, log, touched account and slot with pre/post values, the tx figures) must be equal.
+// ethereumjs is the reference.
 import { type Block, createBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
@@ -12,7 +14,8 @@ import { impersonate } from '../../chain/transactionRequest.js';
 import { attachRecorder } from '../../record/createRecorder.js';
 import type { ExecutionRecord } from '../../record/types.js';
 import { runFastCall, type FastCallOutcome } from '../fastCall.js';
-import { type FrameHooks, type Message, type MessageResult, addressBytes } from '../interpreter.js';
+import { runFastRecorded } from '../fastTrace.js';
+import { addressBytes } from '../interpreter.js';
 import { COINBASE, CONTRACTS, Rng, SENDER, generateProgram } from './programs.js';
 
 export interface FuzzVm {
@@ -102,27 +105,15 @@ export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
     const tx = buildTx(rng, vm, block, data, create);
 
     let reason = '';
-    const frames: FastFrame[] = [];
-    const stack: FastFrame[] = [];
-    const hooks: FrameHooks = {
-      reset() {
-        frames.length = 0;
-        stack.length = 0;
-      },
-      enter(message) {
-        const frame: FastFrame = { message, result: undefined, from: stack.length ? stack[stack.length - 1]!.message.address : message.caller };
-        frames.push(frame);
-        stack.push(frame);
-      },
-      exit(_message, result) {
-        stack.pop()!.result = result;
-      },
-    };
-    const fast = await runFastCall({ vm, tx, from: address(SENDER), block, hooks, onFallback: (r) => (reason = r) });
+    const needs = { state: true, steps: undefined };
+    const onFallback = (r: string): void => void (reason = r);
+    const recorded = await runFastRecorded({ vm, tx, from: address(SENDER), block, needs, onFallback });
+    // Halts the built-in recorder hands over (geth's gas-first errors) still compare as executions.
+    const fast = recorded?.outcome ?? (reason.includes('gas-first') ? await runFastCall({ vm, tx, from: address(SENDER), block, onFallback }) : undefined);
     await sm.checkpoint();
     let detail: string | undefined;
     try {
-      const recorder = attachRecorder(vm, { state: false, steps: undefined });
+      const recorder = attachRecorder(vm, needs);
       let record: ExecutionRecord | undefined;
       const reference = await (async () => {
         await recorder.start(tx, block);
@@ -134,7 +125,7 @@ export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
         .finally(() => recorder.detach());
       if (fast === undefined) return { kind: 'fallback', reason };
       if (reference instanceof Error) detail = `ethereumjs threw ${reference.message}`;
-      else detail = (await compare(vm, fast, reference)) ?? compareFrames(frames, record!);
+      else detail = (await compare(vm, fast, reference)) ?? (recorded ? compareRecords(recorded.record, record!) : undefined);
     } finally {
       await sm.revert();
     }
@@ -147,53 +138,35 @@ export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
 
 type Reference = Awaited<ReturnType<typeof runTx>>;
 
-interface FastFrame {
-  message: Message;
-  /** The parent frame's executing account (the sender for the root). */
-  from: bigint;
-  result: MessageResult | undefined;
+/** A record as plain JSON values (bytes as hex, bigints as decimal, Maps as objects), undefined fields dropped. */
+function plain(value: unknown): unknown {
+  if (value instanceof Uint8Array) return bytesToHex(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [String(k), plain(v)]));
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
 }
 
-/** The interpreter's frames against the recorder's (frames that started, in order). */
-function compareFrames(fast: FastFrame[], record: ExecutionRecord): string | undefined {
-  const reference = record.frames.filter((f) => f.started && f.kind !== 'SELFDESTRUCT');
-  if (reference.length !== fast.length) return `frame count ${fast.length} vs ${reference.length}`;
-  for (let i = 0; i < fast.length; i++) {
-    const { message, result, from } = fast[i]!;
-    const ref = reference[i]!;
-    const to = message.kind === 'CALLCODE' || message.kind === 'DELEGATECALL' ? message.codeAddress : message.address;
-    const mine = {
-      kind: message.kind,
-      depth: message.depth,
-      from: hex(addressBytes(from)),
-      to: hex(addressBytes(to)),
-      value: message.value,
-      gas: BigInt(message.gas),
-      gasUsed: BigInt(message.gas - result!.gasLeft),
-      input: hex(message.initCode ?? message.data),
-      output: hex(result!.error === undefined || result!.error === 'revert' ? result!.output : new Uint8Array(0)),
-      failed: result!.error !== undefined,
-      // ethereumjs's BN254 precompiles call a bad point "revert"; the recorder says precompileFailed.
-      reverted: result!.error === 'revert' && !ref.precompile,
-    };
-    const theirs = {
-      kind: ref.kind,
-      depth: ref.depth,
-      from: hex(ref.from),
-      to: hex(ref.to),
-      value: ref.value,
-      gas: ref.gas,
-      gasUsed: ref.gasUsed,
-      input: hex(ref.input),
-      output: hex(ref.output),
-      failed: ref.error !== undefined,
-      reverted: ref.error?.kind === 'revert',
-    };
-    for (const key of Object.keys(mine) as (keyof typeof mine)[]) {
-      if (mine[key] !== theirs[key]) return `frame ${i} ${key}: ${String(mine[key])} vs ${String(theirs[key])}`;
+/** The first path at which two plain values differ. */
+function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+  if (a === b) return undefined;
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const key of keys) {
+      const d = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
+      if (d) return d;
     }
+    return undefined;
   }
-  return undefined;
+  return `${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+}
+
+/** The interpreter's ExecutionRecord against the ethereumjs recorder's: frames, logs, touched state, tx figures. */
+export function compareRecords(fast: ExecutionRecord, reference: ExecutionRecord): string | undefined {
+  return firstDifference(plain(fast), plain(reference), 'record');
 }
 
 async function compare(vm: VM, fast: FastCallOutcome, ref: Reference): Promise<string | undefined> {
