@@ -144,7 +144,9 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
         `load: ${elapsedSec.toFixed(0)} s at ${OPS_PER_SEC} ops/s, ${traffic.issued()} operations issued, ${traffic.skipped()} skipped (in-flight cap), ${failed} failed; ` +
           `${traffic.sentHashes.length} transactions, ${delivered.size} delivered, ${lost.length} lost, ${requests} listener requests`,
         `after ${WARMUP_SEC} s warm-up (floors of ${WINDOW_SEC} s windows): RSS ${range(series((s) => s.rssBytes).map((s) => s.value / MB))} MiB, slope ${rssSlope.toFixed(2)} MiB/min; ` +
-          `heap ${range(series((s) => s.heapUsedBytes).map((s) => s.value / MB))} MiB, slope ${heapSlope.toFixed(2)} MiB/min; ` +
+          `heap ${range(series((s) => s.heapUsedBytes).map((s) => s.value / MB))} MiB, slope ${heapSlope.toFixed(2)} MiB/min ` +
+          `(reserved ${range(series((s) => s.heapTotalBytes).map((s) => s.value / MB))} MiB, slope ${perMin(series((s) => s.heapTotalBytes), MB).toFixed(2)}; ` +
+          `outside the heap ${range(series((s) => s.externalBytes).map((s) => s.value / MB))} MiB, slope ${perMin(series((s) => s.externalBytes), MB).toFixed(2)}); ` +
           `fds ${range(series((s) => s.fds).map((s) => s.value))}, slope ${fdSlope.toFixed(2)}/min; ` +
           `loop delay p50 ${range(loop.map((s) => s.value))} ms, slope ${loopSlope.toFixed(2)} ms/min, p99 ${range(loop99.map((s) => s.value))} ms; ` +
           `service store ${range(dbSizes.filter((s) => s.t >= WARMUP_SEC).map((s) => s.value / MB))} MiB, slope ${dbSlope.toFixed(3)} MiB/min`,

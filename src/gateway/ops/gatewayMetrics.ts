@@ -62,6 +62,8 @@ export function createGatewayMetrics(): GatewayMetrics {
   const handOffs = registry.counter('tracehook_http_fast_path_handoffs_total', 'Connections the fast path handed to node:http (another route, or an unusual request).', []).labels([]);
   registry.gauge('tracehook_process_resident_memory_bytes', 'Resident set size of the process.', () => [{ value: process.memoryUsage.rss() }]);
   registry.gauge('tracehook_nodejs_heap_used_bytes', 'V8 heap in use.', () => [{ value: process.memoryUsage().heapUsed }]);
+  registry.gauge('tracehook_nodejs_heap_total_bytes', 'V8 heap reserved (used and free).', () => [{ value: process.memoryUsage().heapTotal }]);
+  registry.gauge('tracehook_nodejs_external_bytes', 'Memory outside the V8 heap held by JavaScript objects (Buffers, WebAssembly memories).', () => [{ value: process.memoryUsage().external }]);
 
   const httpSeries = memo((route: string, status: number) => http.labels([route, String(status)]));
   const callSeries = memo((networkAndMethod: string, code: number): CallSeries => {

@@ -9,6 +9,8 @@ export interface ProcessSample {
   rssBytes: number;
   fds: number;
   heapUsedBytes: number;
+  heapTotalBytes: number;
+  externalBytes: number;
   /** p50 and p99 of the event loop's delay since the previous sample, ms; NaN when the service saw no tick. */
   loopDelayP50Ms: number;
   loopDelayP99Ms: number;
@@ -31,6 +33,8 @@ export async function sampleProcess(pid: number, metricsUrl: string, headers: Re
     rssBytes: rssOf(pid),
     fds: readdirSync(`/proc/${pid}/fd`).length,
     heapUsedBytes: metric(text, 'tracehook_nodejs_heap_used_bytes'),
+    heapTotalBytes: metric(text, 'tracehook_nodejs_heap_total_bytes'),
+    externalBytes: metric(text, 'tracehook_nodejs_external_bytes'),
     loopDelayP50Ms: metric(text, 'tracehook_event_loop_delay_seconds', '{quantile="0.5"}') * 1000,
     loopDelayP99Ms: metric(text, 'tracehook_event_loop_delay_seconds', '{quantile="0.99"}') * 1000,
   };
