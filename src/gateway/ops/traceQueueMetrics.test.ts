@@ -8,7 +8,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { spawnTracehook, type TracehookProcess } from '../../testing/spawnTracehook.js';
 
 const LOOP = '0x00000000000000000000000000000000000000bc';
-const LOOP_CODE = '0x5b600056'; // JUMPDEST PUSH1 0 JUMP: spins until its gas or the timeout runs out
+// JUMPDEST PUSH1 32 PUSH1 0 KECCAK256 POP PUSH1 0 JUMP: hashes until the timeout (the most CPU per
+// unit of gas, so its 50M gas outlast 400 ms on either engine).
+const LOOP_CODE = '0x5b602060002050600056';
 
 /** `name{labels} value` lines of one metric, as label text → value. */
 function seriesOf(text: string, name: string): Map<string, number> {
