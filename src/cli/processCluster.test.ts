@@ -9,22 +9,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
-import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
+import { TEST_POSTGRES_URL, postgresReachable } from '../store/testing/openTestDatabases.js';
 import { scratchDatabase } from '../store/testing/scratchDatabase.js';
 
 const built = existsSync(fileURLToPath(new URL('../../dist/cli/processCluster.js', import.meta.url)));
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 const reachable = await postgresReachable();
 if (!reachable) console.warn(`\n!!!!! --processes test SKIPPED: no PostgreSQL at ${TEST_POSTGRES_URL} (set TRACEHOOK_TEST_POSTGRES_URL) !!!!!\n`);
 if (reachable && !built) throw new Error('--processes test: dist/ has no processCluster.js; run `npm run build` first');

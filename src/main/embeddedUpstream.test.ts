@@ -9,10 +9,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
-import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
+import { TEST_POSTGRES_URL, postgresReachable } from '../store/testing/openTestDatabases.js';
 import { scratchDatabase } from '../store/testing/scratchDatabase.js';
 
 const AUTH_TOKEN = 'internal-test-token-0123456789';
@@ -20,16 +19,6 @@ const API_KEY = 'embedded-upstream-test-key';
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const DEV1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 const reachable = await postgresReachable();
 if (!reachable) console.warn(`\n!!!!! embedded chain over processes test SKIPPED: no PostgreSQL at ${TEST_POSTGRES_URL} (set TRACEHOOK_TEST_POSTGRES_URL) !!!!!\n`);
 if (reachable && !existsSync(fileURLToPath(new URL('../../dist/main/embeddedUpstream.js', import.meta.url)))) throw new Error('embedded chain over processes test: dist/ is not built; run `npm run build` first');

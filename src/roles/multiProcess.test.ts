@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startAnvilFleet, type AnvilFleet } from '../backends/upstream/testing/anvilFleet.js';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
 import { startTestListener, type ReceivedRequest, type TestListener } from '../notify/testing/testListener.js';
@@ -15,22 +14,12 @@ import { createPostgresDatabase } from '../store/postgres/postgresDatabase.js';
 import { migrate } from '../store/migrations/migrate.js';
 import { insertTestWebhook } from '../notify/testing/notifyTestDatabases.js';
 import type { SqlDatabase } from '../store/sql.js';
-import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
+import { TEST_POSTGRES_URL, postgresReachable } from '../store/testing/openTestDatabases.js';
 import { scratchDatabase } from '../store/testing/scratchDatabase.js';
 
 const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const NETWORK = 'CHAIN_31337';
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const reachable = await postgresReachable();
 if (!reachable) {
