@@ -40,6 +40,8 @@ describe.skipIf(missing !== null)('a listener down for an hour, the hour passed 
   const dir = mkdtempSync(join(tmpdir(), 'tracehook-downhour-'));
   const sides: Side[] = [];
   afterAll(async () => {
+    // A service that died mid-run: its last words, for the failure report.
+    for (const s of sides) if (s.service.child.exitCode !== null) console.error(`${s.tier} service exited ${s.service.child.exitCode}:\n${s.service.logs().slice(-4000)}`);
     for (const s of sides) {
       await s.service.kill('SIGKILL');
       await s.listener.close();

@@ -28,6 +28,18 @@ describe('steady clock', () => {
   });
 });
 
+describe('steady clock on a busy machine', () => {
+  it('behavior: a look interrupted for longer than 50 ms between its reads gives no verdict rather than a false step', () => {
+    let mono = 0;
+    let wall = 1_700_000_000_000;
+    const clock = createSteadyClock({
+      wallNow: () => (wall += 5_000),
+      monotonicNow: () => (mono += 1_000),
+    });
+    expect(clock.wallStepMs()).toBe(0);
+  });
+});
+
 const sqlite = notifyTestDatabases.find((d) => d.name === 'sqlite')!;
 describe('wall-step follower (sqlite)', () => {
   let db: SqlDatabase;
