@@ -5,31 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { Redis } from 'ioredis';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
-import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
+import { TEST_POSTGRES_URL, postgresReachable } from '../store/testing/openTestDatabases.js';
+import { TEST_REDIS_URL, redisReachable } from '../testing/testRedis.js';
 import { scratchDatabase } from '../store/testing/scratchDatabase.js';
 
-const REDIS_URL = process.env.TRACEHOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 
-async function reachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await client.connect();
-    await redis.connect();
-    await redis.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-    redis.disconnect();
-  }
-}
-const ok = await reachable();
+const ok = (await postgresReachable()) && (await redisReachable());
 if (!ok) console.warn(`\n!!!!! shared gateway state test SKIPPED: needs PostgreSQL at ${TEST_POSTGRES_URL} and Redis at ${REDIS_URL} !!!!!\n`);
 
 const call = async (gateway: TracehookProcess, apiKey: string) =>

@@ -9,34 +9,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { Redis } from 'ioredis';
 import { startAnvilFleet, type AnvilFleet } from '../backends/upstream/testing/anvilFleet.js';
 import { startMisbehavingUpstream, type MisbehavingUpstream } from '../backends/upstream/testing/misbehavingUpstream.js';
 import { startStallingRedis, type StallingRedis } from '../backends/upstream/cache/testing/stallingRedis.js';
 import { spawnTracehook, type TracehookProcess } from '../testing/spawnTracehook.js';
-import { TEST_POSTGRES_URL } from '../store/testing/openTestDatabases.js';
+import { TEST_POSTGRES_URL, postgresReachable } from '../store/testing/openTestDatabases.js';
+import { TEST_REDIS_URL, redisReachable } from '../testing/testRedis.js';
 import { scratchDatabase } from '../store/testing/scratchDatabase.js';
 
-const REDIS_URL = process.env.TRACEHOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 
-async function reachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.end();
-    await redis.connect();
-    await redis.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-const ok = await reachable();
+const ok = (await postgresReachable()) && (await redisReachable());
 if (!ok) console.warn(`\n!!!!! shared trace cache multi-process test SKIPPED: needs PostgreSQL at ${TEST_POSTGRES_URL} and Redis at ${REDIS_URL} !!!!!\n`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

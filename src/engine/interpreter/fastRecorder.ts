@@ -9,6 +9,7 @@
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { classifyHalt, isPairingPrecompile, type PairingGas, pairingHalt } from '../record/frameError.js';
 import { createFrameDataCharge } from '../record/frameDataCharge.js';
+import { selfDestructFrame } from '../record/selfDestructFrame.js';
 import { slotKey } from '../record/stateTracker.js';
 import type { AccountState, ExecutionRecord, FrameError, FrameKind, RecordedFrame, RecordedLog, RecordNeeds, TouchedAccount } from '../record/types.js';
 import type { FrameHooks, MessageResult, NotStartedCall, TouchHooks } from './message.js';
@@ -222,24 +223,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
 
     selfDestruct(address, beneficiary, balance) {
       const parent = current();
-      addFrame({
-        parent,
-        children: [],
-        depth: frames[parent]!.depth + 1,
-        kind: 'SELFDESTRUCT',
-        from: addressBytes(address),
-        to: addressBytes(beneficiary),
-        contextAddress: undefined,
-        value: balance,
-        gas: 0n,
-        gasUsed: 0n,
-        input: EMPTY,
-        output: EMPTY,
-        error: undefined,
-        precompile: false,
-        started: false,
-        logs: [],
-      });
+      addFrame(selfDestructFrame(parent, frames[parent]!.depth, addressBytes(address), addressBytes(beneficiary), balance));
     },
 
     log(address, topics, data) {

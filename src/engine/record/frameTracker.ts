@@ -7,6 +7,7 @@ import type { EVMResult, Message } from '@ethereumjs/evm';
 import { EVMError } from '@ethereumjs/evm';
 import { type PairingGas, classifyHalt, isPairingPrecompile, pairingHalt } from './frameError.js';
 import { createFrameDataCharge } from './frameDataCharge.js';
+import { selfDestructFrame } from './selfDestructFrame.js';
 import type { FrameBounds, FrameError, FrameKind, RecordedFrame, RecordedLog } from './types.js';
 
 /** What a CALL-or-CREATE probe saw just before the real handler ran. */
@@ -230,24 +231,7 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
     selfDestruct(beneficiary, balance) {
       const parent = current();
       if (parent < 0) return;
-      addFrame({
-        parent,
-        children: [],
-        depth: frames[parent]!.depth + 1,
-        kind: 'SELFDESTRUCT',
-        from: contextOf(parent) ?? new Uint8Array(20),
-        to: beneficiary,
-        contextAddress: undefined,
-        value: balance,
-        gas: 0n,
-        gasUsed: 0n,
-        input: new Uint8Array(0),
-        output: new Uint8Array(0),
-        error: undefined,
-        precompile: false,
-        started: false,
-        logs: [],
-      });
+      addFrame(selfDestructFrame(parent, frames[parent]!.depth, contextOf(parent) ?? new Uint8Array(20), beneficiary, balance));
     },
 
     log(address, topics, data) {

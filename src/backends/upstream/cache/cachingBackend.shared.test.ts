@@ -23,26 +23,14 @@ import { createRedisSharedCache, type RedisSharedCache } from './redisSharedCach
 import { createTestChainView, type TestChainView } from './testing/testChainView.js';
 import { startStallingRedis } from './testing/stallingRedis.js';
 import { createMetricsRegistry } from '../../../gateway/ops/metricsRegistry.js';
+import { TEST_REDIS_URL, redisReachable } from '../../../testing/testRedis.js';
 
-const REDIS_URL = process.env.TRACEHOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 /** A private server for the stop-and-start case (the shared one at 6379 is never stopped). */
 const REDIS_SERVER = '/usr/bin/redis-server';
 const FROM = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const TO = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 const reachable = await redisReachable();
 if (!reachable) console.warn(`\n!!!!! shared trace cache test SKIPPED: no Redis at ${REDIS_URL} (set TRACEHOOK_TEST_REDIS_URL) !!!!!\n`);
 
