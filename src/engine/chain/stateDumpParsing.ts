@@ -1,8 +1,9 @@
 // Reading an anvil_loadState document (or a `--load-state` file) off the main thread: hex decoding,
 // gunzip, JSON.parse and validation of a large dump took the event loop for hundreds of ms at once
 // (20,000 accounts: 400 ms on a loaded machine). A worker thread (stateDumpParseWorker.ts) does all
-// of it and hands the accounts back in chunks, each a message of its own, so the main thread only
-// gathers them, a chunk per turn. Small documents are read in place, where a worker costs more.
+// of it and hands the accounts back in chunks, each a message of its own sent when the main thread
+// asks for it, so the main thread only gathers them, a chunk per turn. Small documents are read in
+// place, where a worker costs more.
 import type { Worker } from 'node:worker_threads';
 import { InvalidParamsError } from '../../rpc/errors.js';
 import { siblingWorkerUrl, startWorker } from '../../threads/startWorker.js';
@@ -52,6 +53,8 @@ export async function parseStateDumpOffThread(input: Uint8Array | string): Promi
         switch (message.kind) {
           case 'accounts':
             for (const [key, account] of message.entries) accounts[key] = account;
+            // The next chunk is asked for only on the next turn of the loop: one chunk per turn.
+            setImmediate(() => worker.postMessage('more'));
             break;
           case 'done':
             resolve({ accounts });
