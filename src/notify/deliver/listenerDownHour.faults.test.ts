@@ -41,7 +41,10 @@ describe.skipIf(missing !== null)('a listener down for an hour, the hour passed 
   const sides: Side[] = [];
   afterAll(async () => {
     // A service that died mid-run: its last words, for the failure report.
-    for (const s of sides) if (s.service.child.exitCode !== null) console.error(`${s.tier} service exited ${s.service.child.exitCode}:\n${s.service.logs().slice(-4000)}`);
+    for (const { tier, service } of sides) {
+      const { exitCode, signalCode } = service.child;
+      if (exitCode !== null || signalCode !== null) console.error(`${tier} service exited (code ${exitCode}, signal ${signalCode}):\n${service.logs().slice(-4000)}`);
+    }
     for (const s of sides) {
       await s.service.kill('SIGKILL');
       await s.listener.close();
