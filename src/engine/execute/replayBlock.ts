@@ -2,13 +2,18 @@
 // BlockBuilder applies the block-start system updates (EIP-4788 beacon root, EIP-2935 block hash)
 // and runs the transactions in order. Transactions before the traced ones run without a
 // recorder; each traced one runs with a recorder for its needs. Nothing is written back, and unless
-// asked to keep it, the VM's state is reverted afterwards (so pooled VMs can replay).
+// asked to keep it, the VM's state is reverted afterwards (so pooled VMs can replay). The last traced
+// transaction, whose state changes nothing later needs, runs on the synchronous interpreter with its
+// built-in recorder when the core takes it (frames and state; steps and whatever the core does not
+// implement run on ethereumjs, the reference).
 import type { Block } from '@ethereumjs/block';
 import { buildBlock, type VM } from '@ethereumjs/vm';
 import { RpcError, ServerError } from '../../rpc/errors.js';
 import { attachRecorder } from '../record/createRecorder.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
-import { installExecutionGuard, type ExecutionGuardOptions } from './executionGuard.js';
+import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
+import { runFastRecordedCall } from '../interpreter/fastTrace.js';
+import { guardCheck, installExecutionGuard, type ExecutionGuardOptions } from './executionGuard.js';
 import { installFastEipLookup } from './fastEipLookup.js';
 
 export interface ReplayBlockOptions {
@@ -43,6 +48,13 @@ export async function replayBlock(options: ReplayBlockOptions): Promise<Map<numb
         if (!needs) {
           await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
           continue;
+        }
+        if (i === last && !options.keepState && fastCallsEnabled()) {
+          const record = await runFastRecordedCall({ vm, tx, from: tx.getSenderAddress(), block, needs, check: guardCheck(guard), yieldEveryMs: guard.yieldEveryMs });
+          if (record) {
+            out.set(i, record);
+            continue;
+          }
         }
         const recorder = attachRecorder(vm, needs);
         try {
