@@ -25,7 +25,7 @@ const B = hexToBytes(`0x${'bb'.repeat(20)}`);
 const T1 = hexToBytes(`0x${'01'.repeat(32)}`);
 const T2 = hexToBytes(`0x${'02'.repeat(32)}`);
 
-function block(number: bigint, nonces: bigint[], parentHash = new Uint8Array(32)): Block {
+function block(number: bigint, nonces: bigint[], parentHash: Uint8Array = new Uint8Array(32)): Block {
   const transactions = nonces.map((nonce) =>
     createTx({ type: 2, nonce, gasLimit: 21_000n, to: A, maxFeePerGas: 1n, maxPriorityFeePerGas: 0n }, { common }).sign(alice!.privateKey),
   );
@@ -114,5 +114,32 @@ describe('block store', () => {
     expect(store.canonicalHash(2n)).toEqual(again.hash());
     expect(reader.canonicalHash(2n)).toEqual(again.hash());
     expect(store.canonicalHash(1n)).toEqual(first[0]!.hash());
+  });
+
+  it('behavior: a block read back carries its senders as the miner recovered them, with no recovery; a block stored before the keys were kept still recovers them', () => {
+    const store = openStore();
+    const b1 = block(1n, [0n, 1n]);
+    store.putCanonicalBlock(b1, [receipt([]), receipt([])]);
+    const b2 = block(2n, [2n], b1.hash());
+    store.putCanonicalBlock(b2, [receipt([])]);
+    // As a data dir from before the table: block 2 has no keys.
+    store.db.prepare('DELETE FROM sender_keys WHERE hash = ?').run(Buffer.from(b2.hash()));
+    // Another connection (a trace worker's) decodes the blocks afresh, counting recoveries.
+    const counting = createChainCommon(31337n, 'prague');
+    let recoveries = 0;
+    const recover = counting.customCrypto.ecrecover!;
+    counting.customCrypto.ecrecover = (...args) => {
+      recoveries++;
+      return recover(...args);
+    };
+    const reader = createBlockStore({ db: store.db, common: counting });
+    const read1 = reader.getBlockByHash(b1.hash())!;
+    expect(read1.transactions.map((tx) => tx.getSenderAddress().toString())).toEqual([alice!.address.toString(), alice!.address.toString()]);
+    expect(recoveries).toBe(0);
+    expect(reader.getBlockByHash(b2.hash())!.transactions[0]!.getSenderAddress().toString()).toBe(alice!.address.toString());
+    expect(recoveries).toBe(1);
+    // The keys leave with their block.
+    store.removeCanonicalAbove(0n);
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM sender_keys').get()).toEqual({ n: 0 });
   });
 });

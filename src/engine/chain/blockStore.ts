@@ -1,11 +1,13 @@
 // SQLite tables of the dev chain's blocks: block bodies and receipts by hash, the canonical
 // number→hash index, the transaction index, a log index for eth_getLogs, the state root a block was
-// built on when dev setters made it differ from the parent's, and a small meta table (head, working
-// state root). Callers group writes in one `db.transaction` with the trie flush.
+// built on when dev setters made it differ from the parent's, the senders' public keys the miner
+// recovered (so a block read back never recovers them again: about 300 µs per transaction, the
+// largest single cost of a cold replay), and a small meta table (head, working state root). Callers group writes in one `db.transaction` with the trie flush.
 import type { Database, Statement } from 'better-sqlite3';
 import { type Block, createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { createPreparedCommon } from './chainConfig.js';
 import { hasZeroSignature, restoreImpersonatedSenders } from './impersonatedTransaction.js';
 import { type ReceiptRecord, bytesToReceiptRecords, receiptRecordsToBytes } from './receiptCodec.js';
 
@@ -77,7 +79,11 @@ CREATE TABLE IF NOT EXISTS logs (
 CREATE INDEX IF NOT EXISTS logs_address ON logs (address, block_number);
 CREATE INDEX IF NOT EXISTS logs_topic0 ON logs (topic0, block_number);
 CREATE TABLE IF NOT EXISTS pre_state_roots (hash BLOB PRIMARY KEY, root BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sender_keys (hash BLOB PRIMARY KEY, keys BLOB NOT NULL) WITHOUT ROWID;
 `;
+
+/** Bytes of an uncompressed secp256k1 public key without its prefix (ethereumjs's senderPubKey). */
+const KEY_BYTES = 64;
 
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -94,6 +100,10 @@ function fromBuffer(buffer: Buffer): Uint8Array {
 export function createBlockStore(options: BlockStoreOptions): BlockStore {
   const { db, common } = options;
   const cacheBlocks = options.cacheBlocks ?? 1024;
+  // Blocks are decoded with a Common that already holds the block and transaction parameters: a
+  // header or transaction constructor otherwise merges them into its own copy each time (a tenth
+  // of a cold replay's CPU went to decoding its block and parent).
+  const decodeCommon = createPreparedCommon(common);
   db.exec(SCHEMA);
   const q = {
     getMeta: db.prepare('SELECT value FROM meta WHERE key = ?') as Statement<[string], { value: Buffer }>,
@@ -118,6 +128,9 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     preStateRoot: db.prepare('SELECT root FROM pre_state_roots WHERE hash = ?') as Statement<[Buffer], { root: Buffer }>,
     insertPreStateRoot: db.prepare('INSERT OR REPLACE INTO pre_state_roots (hash, root) VALUES (?, ?)'),
     deletePreStateRoot: db.prepare('DELETE FROM pre_state_roots WHERE hash = ?'),
+    senderKeys: db.prepare('SELECT keys FROM sender_keys WHERE hash = ?') as Statement<[Buffer], { keys: Buffer }>,
+    insertSenderKeys: db.prepare('INSERT OR REPLACE INTO sender_keys (hash, keys) VALUES (?, ?)'),
+    deleteSenderKeys: db.prepare('DELETE FROM sender_keys WHERE hash = ?'),
   };
   db.defaultSafeIntegers(false);
   for (const statement of [q.highest, q.tx]) statement.safeIntegers(true);
@@ -137,13 +150,32 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     if (blockCache.size > cacheBlocks) blockCache.delete(blockCache.keys().next().value as string);
   }
 
+  /** Each signed transaction's sender key as the miner recovered it, into the transaction's own cache. */
+  function restoreSenderKeys(block: Block, keys: Buffer | undefined): void {
+    // A block stored before the table existed has no row: its senders are recovered when asked.
+    if (!keys || keys.length !== block.transactions.length * KEY_BYTES) return;
+    block.transactions.forEach((tx, i) => {
+      if (!hasZeroSignature(tx)) tx.cache.senderPubKey = new Uint8Array(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
+    });
+  }
+
+  /** The senders' keys of `block` (zeros for impersonated transactions, whose sender no key gives). */
+  function senderKeysOf(block: Block): Buffer {
+    const keys = Buffer.alloc(block.transactions.length * KEY_BYTES);
+    block.transactions.forEach((tx, i) => {
+      if (!hasZeroSignature(tx)) keys.set(tx.getSenderPublicKey(), i * KEY_BYTES);
+    });
+    return keys;
+  }
+
   function getBlockByHash(hash: Uint8Array): Block | undefined {
     const key = bytesToUnprefixedHex(hash);
     const cached = blockCache.get(key);
     if (cached) return cached;
     const row = q.blockRlp.get(toBuffer(hash));
     if (!row) return undefined;
-    let block = createBlockFromRLP(fromBuffer(row.rlp), { common });
+    let block = createBlockFromRLP(fromBuffer(row.rlp), { common: decodeCommon });
+    restoreSenderKeys(block, q.senderKeys.get(toBuffer(hash))?.keys);
     // Impersonated transactions are stored with a zero signature: their senders are in the receipts.
     if (block.transactions.some(hasZeroSignature)) {
       const receiptsRow = q.receipts.get(toBuffer(hash));
@@ -184,6 +216,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       const number = block.header.number;
       q.insertBlock.run(toBuffer(hash), number, toBuffer(block.serialize()), toBuffer(receiptRecordsToBytes(receipts)));
       q.insertCanonical.run(number, toBuffer(hash));
+      if (block.transactions.length > 0) q.insertSenderKeys.run(toBuffer(hash), senderKeysOf(block));
       const parentRoot = getBlockByHash(block.header.parentHash)?.header.stateRoot;
       if (preStateRoot && !(parentRoot && equalsBytes(preStateRoot, parentRoot))) q.insertPreStateRoot.run(toBuffer(hash), toBuffer(preStateRoot));
       else q.deletePreStateRoot.run(toBuffer(hash));
@@ -213,6 +246,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
         if (block) removed.push(block);
         q.deleteBlock.run(row.hash);
         q.deletePreStateRoot.run(row.hash);
+        q.deleteSenderKeys.run(row.hash);
         blockCache.delete(row.hash.toString('hex'));
         receiptCache.delete(row.hash.toString('hex'));
       }
