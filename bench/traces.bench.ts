@@ -5,8 +5,10 @@
 // each transaction) and warm (repeated requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
-//     [--only TEXT] [--no-anvil]
+//     [--only TEXT] [--no-anvil] [--no-kept-records]
 //
+// `--no-kept-records` starts tracehook with `--mined-trace-memory-mb 0`, so a cold trace of a mined
+// transaction is a replay of its block (as after a restart), not the miner's kept record rendered.
 // tracehook runs from the compiled build (bin/tracehook.js over dist/, as `npm start`); `--source`
 // runs src/ through tsx instead, `--cpu-prof DIR` writes the service's V8 CPU profile into DIR.
 // Both peers get the same signed transactions (an ERC-20 deployment, then transfers), so they hold
@@ -32,6 +34,7 @@ const onlyIndex = process.argv.indexOf('--only');
 /** Runs only the workloads whose name contains this text (profiling one workload). */
 const ONLY = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const WITH_ANVIL = !process.argv.includes('--no-anvil');
+const KEPT_RECORDS = !process.argv.includes('--no-kept-records');
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
   const anvil = await startAnvil();
   const tracehook = await spawnTracehook({
     dataDir,
-    args: ['--log-level', 'warn'],
+    args: ['--log-level', 'warn', ...(KEPT_RECORDS ? [] : ['--mined-trace-memory-mb', '0'])],
     from: FROM_SOURCE ? 'source' : 'build',
     nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [],
   });
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
     const rows: Row[] = [{ name: `eth_sendRawTransaction with automine (${raws.length} txs, 1 connection)`, tracehook: await mining(tracehook.rpcUrl), anvil: await mining(anvil.url) }];
     // anvil answers eth_sendRawTransaction before its automined block is in: wait for the last ones.
     for (const url of [tracehook.rpcUrl, anvil.url]) {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 60_000;
       let mined = 0;
       while ((mined = Number(await rpc(url, 'eth_getTransactionCount', [account.address, 'latest']))) !== raws.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       if (mined !== raws.length) throw new Error(`${url} mined ${mined} of ${raws.length} transactions`);
