@@ -7,20 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TempChain, openTempChain, signWithDevKey } from '../chain/testing/tempChain.js';
 import { fastCallStats } from '../interpreter/fastCall.js';
+import { FRAME_AND_STATE_RENDERS, STEP_RENDER } from '../interpreter/testing/frameAndStateRenders.js';
 import { CONTRACTS, Rng, generateProgram } from '../interpreter/testing/programs.js';
 import { addressBytes } from '../interpreter/words.js';
 import { type Tracer, createTracer } from '../trace/createTracer.js';
 import type { TraceRender } from '../trace/traceRender.js';
 import type { Block } from '@ethereumjs/block';
 
-const RENDERS: [string, TraceRender][] = [
-  ['callTracer withLog', { format: 'geth', request: { tracer: 'callTracer', config: { withLog: true } } }],
-  ['flatCallTracer', { format: 'geth', request: { tracer: 'flatCallTracer', config: {} } }],
-  ['prestateTracer', { format: 'geth', request: { tracer: 'prestateTracer', config: {} } }],
-  ['prestateTracer diffMode', { format: 'geth', request: { tracer: 'prestateTracer', config: { diffMode: true } } }],
-  ['trace_replayTransaction trace+stateDiff', { format: 'parityResults', types: ['trace', 'stateDiff'] }],
-];
-const STEP_RENDER: TraceRender = { format: 'parityResults', types: ['vmTrace'] };
+const RENDERS = FRAME_AND_STATE_RENDERS;
 const BLOCKS = 12;
 const TXS_PER_BLOCK = 3;
 

@@ -9,17 +9,11 @@ import { type TempChain, openTempChain } from '../chain/testing/tempChain.js';
 import { type Tracer, createTracer } from '../trace/createTracer.js';
 import type { TraceRender } from '../trace/traceRender.js';
 import { fastCallStats } from './fastCall.js';
+import { FRAME_AND_STATE_RENDERS, STEP_RENDER } from './testing/frameAndStateRenders.js';
 import { CONTRACTS, Rng, generateProgram } from './testing/programs.js';
 import { addressBytes } from './words.js';
 
-const RENDERS: [string, TraceRender][] = [
-  ['callTracer withLog', { format: 'geth', request: { tracer: 'callTracer', config: { withLog: true } } }],
-  ['flatCallTracer', { format: 'geth', request: { tracer: 'flatCallTracer', config: {} } }],
-  ['prestateTracer', { format: 'geth', request: { tracer: 'prestateTracer', config: {} } }],
-  ['prestateTracer diffMode', { format: 'geth', request: { tracer: 'prestateTracer', config: { diffMode: true } } }],
-  ['trace_call trace+stateDiff', { format: 'parityResults', types: ['trace', 'stateDiff'] }],
-];
-const STEP_RENDER: TraceRender = { format: 'parityResults', types: ['vmTrace'] };
+const RENDERS = FRAME_AND_STATE_RENDERS;
 
 const hexAddress = (a: bigint): string => `0x${a.toString(16).padStart(40, '0')}`;
 

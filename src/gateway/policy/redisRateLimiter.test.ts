@@ -1,24 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { TEST_REDIS_URL as REDIS_URL, redisReachable } from '../../testing/testRedis.js';
 import { systemClock } from '../clock.js';
 import { createRedisRateLimiter, type RedisRateLimiter } from './redisRateLimiter.js';
 
-const REDIS_URL = process.env.TRACEHOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  r.on('error', () => undefined);
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
 const reachable = await redisReachable();
 if (!reachable) console.warn(`\n!!!!! shared compute-unit budget tests SKIPPED: no Redis at ${REDIS_URL} !!!!!\n`);
 
