@@ -5,7 +5,7 @@
 // each transaction) and warm (repeated requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
-//     [--only TEXT] [--no-anvil] [--no-kept-records]
+//     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"]
 //
 // `--no-kept-records` starts tracehook with `--mined-trace-memory-mb 0`, so a cold trace of a mined
 // transaction is a replay of its block (as after a restart), not the miner's kept record rendered.
@@ -35,6 +35,9 @@ const onlyIndex = process.argv.indexOf('--only');
 const ONLY = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const WITH_ANVIL = !process.argv.includes('--no-anvil');
 const KEPT_RECORDS = !process.argv.includes('--no-kept-records');
+const serviceArgsIndex = process.argv.indexOf('--service-args');
+/** More tracehook flags, split on spaces (e.g. `--trace-workers 1`). */
+const SERVICE_ARGS = serviceArgsIndex > 0 ? process.argv[serviceArgsIndex + 1]!.split(' ').filter(Boolean) : [];
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -74,7 +77,7 @@ async function main(): Promise<void> {
   const anvil = await startAnvil();
   const tracehook = await spawnTracehook({
     dataDir,
-    args: ['--log-level', 'warn', ...(KEPT_RECORDS ? [] : ['--mined-trace-memory-mb', '0'])],
+    args: ['--log-level', 'warn', ...(KEPT_RECORDS ? [] : ['--mined-trace-memory-mb', '0']), ...SERVICE_ARGS],
     from: FROM_SOURCE ? 'source' : 'build',
     nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [],
   });
