@@ -7,8 +7,10 @@ import { join } from 'node:path';
 
 /**
  * The synchronised build (MT): Node reads the clock from many threads at once, and the plain build,
- * reading the offset file on every call, now and then fails to parse it under that and exits the
- * process (libfaketime issue 151; seen here as a service gone mid-run under a loaded suite).
+ * reading the offset file on every call, now and then misreads it under that (libfaketime issue
+ * 151): the monotonic clock steps back and Node aborts on an assertion of its event-loop delay
+ * histogram (`Histogram::RecordDelta`, time >= prev). Seen in CI as a service gone mid-run, and
+ * here in 2 of 7 runs of listenerDownHour.faults.test.ts with the plain build.
  */
 export const FAKETIME_LIBRARY = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
 
