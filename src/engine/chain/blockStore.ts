@@ -2,7 +2,8 @@
 // number→hash index, the transaction index, a log index for eth_getLogs, the state root a block was
 // built on when dev setters made it differ from the parent's, the senders' public keys the miner
 // recovered (so a block read back never recovers them again: about 300 µs per transaction, the
-// largest single cost of a cold replay), and a small meta table (head, working state root). Callers group writes in one `db.transaction` with the trie flush.
+// largest single cost of a cold replay), and a small meta table (head, working state root).
+// Callers group writes in one `db.transaction` with the trie flush.
 import type { Database, Statement } from 'better-sqlite3';
 import { type Block, createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
