@@ -9,6 +9,7 @@ import { type Block, createBlock } from '@ethereumjs/block';
 import { createTx } from '@ethereumjs/tx';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { createBlockStore } from './blockStore.js';
+import { createBlockStoreReads } from './blockStoreReads.js';
 import { createChainCommon } from './chainConfig.js';
 import { deriveDevAccounts } from './devAccounts.js';
 import type { ReceiptRecord } from './receiptCodec.js';
@@ -141,5 +142,23 @@ describe('block store', () => {
     // The keys leave with their block.
     store.removeCanonicalAbove(0n);
     expect(store.db.prepare('SELECT COUNT(*) AS n FROM sender_keys').get()).toEqual({ n: 0 });
+  });
+
+  it('behavior: a stored block header is read without its transactions, and a replay parent carries that header alone', async () => {
+    const store = openStore();
+    const b1 = block(1n, [0n, 1n, 2n]);
+    store.putCanonicalBlock(b1, [receipt([]), receipt([]), receipt([])]);
+    const b2 = block(2n, [3n], b1.hash());
+    store.putCanonicalBlock(b2, [receipt([])]);
+    // Another connection: nothing decoded yet.
+    const reader = createBlockStore({ db: store.db, common });
+    const header = reader.getHeaderByHash(b1.hash())!;
+    expect(bytesToHex(header.hash())).toBe(bytesToHex(b1.hash()));
+    expect(header.stateRoot).toEqual(b1.header.stateRoot);
+    expect(reader.getHeaderByHash(new Uint8Array(32))).toBeUndefined();
+    const parent = (await createBlockStoreReads(reader, common).parentForReplay(b2))!;
+    expect(bytesToHex(parent.hash())).toBe(bytesToHex(b1.hash()));
+    expect(parent.transactions).toHaveLength(0);
+    expect(parent.header.calcNextBaseFee()).toBe(b1.header.calcNextBaseFee());
   });
 });

@@ -5,7 +5,8 @@
 // largest single cost of a cold replay), and a small meta table (head, working state root).
 // Callers group writes in one `db.transaction` with the trie flush.
 import type { Database, Statement } from 'better-sqlite3';
-import { type Block, createBlockFromRLP } from '@ethereumjs/block';
+import { type Block, type BlockHeader, createBlockFromRLP, createBlockHeaderFromBytesArray } from '@ethereumjs/block';
+import { RLP } from '@ethereumjs/rlp';
 import type { Common } from '@ethereumjs/common';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { createPreparedCommon } from './chainConfig.js';
@@ -39,6 +40,8 @@ export interface BlockStore {
   setMeta(key: string, value: Uint8Array): void;
   canonicalHash(number: bigint): Uint8Array | undefined;
   getBlockByHash(hash: Uint8Array): Block | undefined;
+  /** The header of a stored block, without decoding its transactions unless the block is decoded already. */
+  getHeaderByHash(hash: Uint8Array): BlockHeader | undefined;
   getReceiptRecords(blockHash: Uint8Array): ReceiptRecord[] | undefined;
   getTxLocation(txHash: Uint8Array): TxLocation | undefined;
   /**
@@ -169,6 +172,21 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     return keys;
   }
 
+  const headerCache = new Map<string, BlockHeader>();
+
+  function getHeaderByHash(hash: Uint8Array): BlockHeader | undefined {
+    const key = bytesToUnprefixedHex(hash);
+    const cached = blockCache.get(key)?.header ?? headerCache.get(key);
+    if (cached) return cached;
+    const row = q.blockRlp.get(toBuffer(hash));
+    if (!row) return undefined;
+    // The block's RLP list is [header, transactions, uncles, withdrawals]: only the first is built.
+    const header = createBlockHeaderFromBytesArray((RLP.decode(fromBuffer(row.rlp)) as Uint8Array[][])[0]!, { common: decodeCommon });
+    headerCache.set(key, header);
+    if (headerCache.size > cacheBlocks) headerCache.delete(headerCache.keys().next().value as string);
+    return header;
+  }
+
   function getBlockByHash(hash: Uint8Array): Block | undefined {
     const key = bytesToUnprefixedHex(hash);
     const cached = blockCache.get(key);
@@ -202,6 +220,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       return row ? fromBuffer(row.hash) : undefined;
     },
     getBlockByHash,
+    getHeaderByHash,
     getReceiptRecords(blockHash) {
       const cached = receiptCache.get(bytesToUnprefixedHex(blockHash));
       if (cached) return [...cached];
@@ -218,7 +237,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       q.insertBlock.run(toBuffer(hash), number, toBuffer(block.serialize()), toBuffer(receiptRecordsToBytes(receipts)));
       q.insertCanonical.run(number, toBuffer(hash));
       if (block.transactions.length > 0) q.insertSenderKeys.run(toBuffer(hash), senderKeysOf(block));
-      const parentRoot = getBlockByHash(block.header.parentHash)?.header.stateRoot;
+      const parentRoot = getHeaderByHash(block.header.parentHash)?.stateRoot;
       if (preStateRoot && !(parentRoot && equalsBytes(preStateRoot, parentRoot))) q.insertPreStateRoot.run(toBuffer(hash), toBuffer(preStateRoot));
       else q.deletePreStateRoot.run(toBuffer(hash));
       let logIndex = 0;
@@ -238,7 +257,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     },
     preStateRoot(block) {
       const row = q.preStateRoot.get(toBuffer(block.hash()));
-      return row ? fromBuffer(row.root) : getBlockByHash(block.header.parentHash)?.header.stateRoot;
+      return row ? fromBuffer(row.root) : getHeaderByHash(block.header.parentHash)?.stateRoot;
     },
     removeCanonicalAbove(number) {
       const removed: Block[] = [];
@@ -249,6 +268,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
         q.deletePreStateRoot.run(row.hash);
         q.deleteSenderKeys.run(row.hash);
         blockCache.delete(row.hash.toString('hex'));
+        headerCache.delete(row.hash.toString('hex'));
         receiptCache.delete(row.hash.toString('hex'));
       }
       q.deleteCanonicalAbove.run(number);

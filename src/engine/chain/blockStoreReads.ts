@@ -1,7 +1,7 @@
 // The ChainView reads that only need the block store: canonical blocks by hash and number, mined
 // transactions, receipts and pre-state roots. Shared by the live chain (chainCore.ts) and the
 // read-only reader the trace workers open (chainReader.ts).
-import type { Block } from '@ethereumjs/block';
+import { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { equalsBytes } from '@ethereumjs/util';
 import { ResourceNotFoundError } from '../../rpc/errors.js';
@@ -9,7 +9,7 @@ import type { BlockStore } from './blockStore.js';
 import { receiptRecordsToChainReceipts } from './receiptCodec.js';
 import type { ChainView } from './types.js';
 
-export interface BlockStoreReads extends Pick<ChainView, 'getTransaction' | 'getReceipts' | 'preStateRoot'> {
+export interface BlockStoreReads extends Pick<ChainView, 'getTransaction' | 'getReceipts' | 'preStateRoot'>, Required<Pick<ChainView, 'parentForReplay'>> {
   /** The block with this hash if it is canonical. */
   canonicalByHash(hash: Uint8Array): Block | undefined;
   /** The canonical block at `number`, if any (no upper bound: callers cap it at their head). */
@@ -38,6 +38,11 @@ export function createBlockStoreReads(blocks: BlockStore, common: Common): Block
       const block = canonicalByHash(blockHash);
       const records = block && blocks.getReceiptRecords(blockHash);
       return block && records ? receiptRecordsToChainReceipts(block, records, common) : [];
+    },
+    async parentForReplay(block) {
+      const header = blocks.getHeaderByHash(block.header.parentHash);
+      // No transactions; withdrawals empty where EIP-4895 requires the field (a builder reads neither).
+      return header && new Block(header, [], [], header.common.isActivatedEIP(4895) ? [] : undefined);
     },
     async preStateRoot(block) {
       const root = blocks.preStateRoot(block);

@@ -35,6 +35,8 @@ import type { ChainView, CreateVmOptions, HeadEvent } from './types.js';
 import { loadKeccak } from '../interpreter/keccak.js';
 
 export interface ChainCore extends ChainView {
+  /** Always present on the dev chain (the block store reads a parent's header alone). */
+  parentForReplay(block: Block): Promise<Block | undefined>;
   readonly config: DevChainConfig;
   readonly accounts: readonly DevAccount[];
   readonly blocks: BlockStore;
@@ -309,6 +311,7 @@ function createCore(parts: CoreParts): ChainCore {
     getTransaction: storeReads.getTransaction,
     getReceipts: storeReads.getReceipts,
     preStateRoot: storeReads.preStateRoot,
+    parentForReplay: storeReads.parentForReplay,
     async createVm(options: CreateVmOptions) {
       return createVmOn(await openState(options.stateRoot, 'overlay'));
     },

@@ -93,6 +93,7 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
     getTransaction: storeReads.getTransaction,
     getReceipts: storeReads.getReceipts,
     preStateRoot: storeReads.preStateRoot,
+    parentForReplay: storeReads.parentForReplay,
     createVm: async ({ stateRoot }) => createVmOn(await openState(stateRoot)),
     withVm: (root, fn) => reads.withReadVm(root, fn),
     // Without the writer's working root, a block's own root; callers pass the working root explicitly.

@@ -229,6 +229,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     getTransaction: (h) => core.getTransaction(h),
     getReceipts: (h) => core.getReceipts(h),
     preStateRoot: (block) => core.preStateRoot(block),
+    parentForReplay: (block) => core.parentForReplay(block),
     createVm: (o) => core.createVm(o),
     withVm: (root, fn) => core.withReadVm(root, fn),
     stateRootAt: (block) => core.stateRootAt(block),

@@ -228,7 +228,7 @@ export function createTracer(options: TracerOptions): Tracer {
   }
 
   async function parentOf(block: Block): Promise<Block> {
-    const parent = await chain.getBlockByHash(block.header.parentHash);
+    const parent = await (chain.parentForReplay ? chain.parentForReplay(block) : chain.getBlockByHash(block.header.parentHash));
     if (!parent) throw new ResourceNotFoundError(`parent of block ${quantityToHex(block.header.number)} not found`);
     return parent;
   }
