@@ -50,7 +50,8 @@ describe('examples/listener', () => {
       notifier.appendEvents(tx, [1, 2].map((n) => ({ webhookId: webhook.id, type: 'ADDRESS_ACTIVITY' as const, event: { network: 'ETH_MAINNET', activity: [{ n }] } }))),
     );
     while ((await notifier.runOnce()) > 0);
-    await replayEvent(db, webhook.id, events[0]!.id, Date.now(), 60_000);
+    // Due by the notifier's own clock (a steady clock, which may run a few ms behind Date.now()).
+    await replayEvent(db, webhook.id, events[0]!.id, notifier.clock.now(), 60_000);
     while ((await notifier.runOnce()) > 0);
     expect((await listEvents(db, webhook.id, { limit: 10 })).items.map((e) => [e.status, e.lastStatusCode])).toEqual([
       ['succeeded', 200],
