@@ -43,8 +43,8 @@ describe('compareRecords', () => {
       const tx = impersonate(createLegacyTx({ gasLimit: 100_000n, to: target, gasPrice: 0n }, { common: vm.common, freeze: false }), sender);
       const { createBlock } = await import('@ethereumjs/block');
       const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
-      const first = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } }))!.record;
-      const second = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } }))!.record;
+      const first = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } })).record!;
+      const second = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } })).record!;
       expect(compareRecords(first, second)).toBeUndefined();
       expect(first.logs).toHaveLength(1);
       second.frames[0]!.gasUsed += 1n;

@@ -109,7 +109,7 @@ export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
     const onFallback = (r: string): void => void (reason = r);
     const recorded = await runFastRecorded({ vm, tx, from: address(SENDER), block, needs, onFallback });
     // Halts the built-in recorder hands over (geth's gas-first errors) still compare as executions.
-    const fast = recorded?.outcome ?? (reason.includes('gas-first') ? await runFastCall({ vm, tx, from: address(SENDER), block, onFallback }) : undefined);
+    const fast = recorded.record ? recorded.outcome : (reason.includes('gas-first') ? await runFastCall({ vm, tx, from: address(SENDER), block, onFallback }) : undefined);
     await sm.checkpoint();
     let detail: string | undefined;
     try {
@@ -125,7 +125,7 @@ export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
         .finally(() => recorder.detach());
       if (fast === undefined) return { kind: 'fallback', reason };
       if (reference instanceof Error) detail = `ethereumjs threw ${reference.message}`;
-      else detail = (await compare(vm, fast, reference)) ?? (recorded ? compareRecords(recorded.record, record!) : undefined);
+      else detail = (await compare(vm, fast, reference)) ?? (recorded.record ? compareRecords(recorded.record, record!) : undefined);
     } finally {
       await sm.revert();
     }
