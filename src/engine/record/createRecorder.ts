@@ -78,7 +78,8 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
     const message = frames.afterMessage(result);
     const frame = frames.frames[index];
     if (!frame || !steps) return;
-    frameCode[index] = message?.code instanceof Uint8Array ? message.code : new Uint8Array(0);
+    // A copy: a create's code is a view of its parent's memory, which the parent's next opcodes overwrite.
+    frameCode[index] = message?.code instanceof Uint8Array ? Uint8Array.from(message.code) : new Uint8Array(0);
     steps.onFrameCode(frameCode[index]);
     const exec = result.execResult;
     const runState = exec.runState as { stack?: { getStack(): bigint[] }; memory?: { _store: Uint8Array } } | undefined;
