@@ -4,8 +4,8 @@
 // recorder; each traced one runs with a recorder for its needs. Nothing is written back, and unless
 // asked to keep it, the VM's state is reverted afterwards (so pooled VMs can replay). The last traced
 // transaction, whose state changes nothing later needs, runs on the synchronous interpreter with its
-// built-in recorder when the core takes it (frames, state and the struct logger's steps; vmTrace
-// and whatever the core does not implement run on ethereumjs, the reference).
+// built-in recorder when the core takes it (frames, state and steps; whatever the core does not
+// implement runs on ethereumjs, the reference).
 import type { Block } from '@ethereumjs/block';
 import { buildBlock, type VM } from '@ethereumjs/vm';
 import { RpcError, ServerError } from '../../rpc/errors.js';

@@ -54,7 +54,7 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await vm.stateManager.getCode(from));
   let needs = options.needs;
   if (options.stateless && !senderHasCode && fastCallsEnabled()) {
-    // The interpreter first; whatever it does not implement (vmTrace's steps among them) runs on ethereumjs.
+    // The interpreter first; whatever it does not implement runs on ethereumjs.
     const guard = options.guard;
     const fast = await runFastRecordedCall({ vm, tx, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
     if (fast.record) return fast.record;

@@ -3,13 +3,14 @@
 // the same ExecutionRecord as the ethereumjs recorder (record/createRecorder.ts), by the same rules:
 // frames in execution order with geth's error kinds, logs with their position and index among the
 // transaction's live logs, touched accounts with their state before and after the transaction.
-// Steps (the struct logger) go through the same step tracker as ethereumjs's recorder
+// Steps (struct logs, vmTrace) go through the same step tracker as ethereumjs's recorder
 // (record/stepTracker.ts), fed by the interpreter's step hooks with the event ethereumjs's `step`
 // would carry (the cost of a step that halts follows ethereumjs's gas handlers, see the
-// interpreter's haltingStepCost). Halts whose geth error depends on a gas-first check ethereumjs's
-// recorder makes (writes in a static context, RETURNDATACOPY past the data) are handed to ethereumjs
-// as Unsupported, and so, while steps are recorded, is an opcode that fails to pay for memory near
-// or past 4 GiB (ethereumjs shows its exact BigInt cost).
+// interpreter's haltingStepCost), and at each frame's end its gas, stack and memory as ethereumjs's
+// run state has them (what vmTrace's last op left behind). Halts whose geth error depends on a
+// gas-first check ethereumjs's recorder makes (writes in a static context, RETURNDATACOPY past the
+// data) are handed to ethereumjs as Unsupported, and so, while steps are recorded, is an opcode
+// that fails to pay for memory near or past 4 GiB (ethereumjs shows its exact BigInt cost).
 import type { InterpreterStep } from '@ethereumjs/evm';
 import { Address, bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { NO_FRAME_OUTPUT_KINDS, classifyHalt, isPairingPrecompile, type PairingGas, pairingHalt } from '../record/frameError.js';
@@ -109,6 +110,8 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
   const readSlot = (address: Address, key: bigint): bigint => world!.sload(world!.get(BigInt(address.toString())), key);
   let steps: StepTracker | undefined = stepNeeds && createStepTracker(stepNeeds, readSlot);
   let frameCode: Uint8Array[] = [];
+  // Where the frame that just stopped left its code (StepHooks.codeEnd), read when it exits.
+  let codeEnd: { gasLeft: number; stack: bigint[]; memory: Uint8Array } | undefined;
 
   const current = (): number => (open.length ? open[open.length - 1]!.index : -1);
 
@@ -191,6 +194,9 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
       void tracker.onStep(event, current());
       if (childGas !== undefined) tracker.onCallOpcode(current(), BigInt(childGas));
     },
+    codeEnd(gasLeft, stack, memory) {
+      codeEnd = { gasLeft, stack, memory };
+    },
   };
 
   const hooks: FrameHooks = {
@@ -205,6 +211,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
       charge = createFrameDataCharge(bounds);
       steps = stepNeeds && createStepTracker(stepNeeds, readSlot);
       frameCode = [];
+      codeEnd = undefined;
     },
 
     begin(w) {
@@ -304,10 +311,13 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
     steps!.onFrameCode(code);
     const returnsData = result.error === undefined || result.error === Errors.REVERT;
     const error = frame.error;
+    // A frame that ran no code (a precompile, no code, a create that collided) reported no end.
+    const end = codeEnd;
+    codeEnd = undefined;
     steps!.onFrameEnd(index, frame.parent, {
-      gasLeft: BigInt(result.gasLeft),
-      stack: undefined,
-      memory: undefined,
+      gasLeft: BigInt(end?.gasLeft ?? result.gasLeft),
+      stack: end?.stack,
+      memory: end?.memory,
       haltedAtLastStep: error && !NO_FRAME_OUTPUT_KINDS.has(error.kind) ? error : undefined,
       returnData: returnsData && !(isCreate(frame.kind) && result.error === undefined) ? result.output : EMPTY,
     });

@@ -1,9 +1,10 @@
 // Runs a traced call (debug_traceCall, trace_call) on the interpreter with the recorder built in
 // (fastRecorder.ts) and returns its ExecutionRecord, equal to the one the ethereumjs path records.
-// When the core cannot take the request (vmTrace's steps, anything fastCall.ts or the recorder hands
-// over) the caller runs it on ethereumjs, with the needs returned here: their budget already holds
-// what this run charged, so the rerun pays only for what goes beyond it. Nothing is written to the
-// VM's state, so a call whose state changes must carry on (trace_callMany's later calls) is not for here.
+// Steps (struct logs, vmTrace) included. When the core cannot take the request (anything fastCall.ts
+// or the recorder hands over) the caller runs it on ethereumjs, with the needs returned here: their
+// budget already holds what this run charged, so the rerun pays only for what goes beyond it.
+// Nothing is written to the VM's state, so a call whose state changes must carry on
+// (trace_callMany's later calls) is not for here.
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bigIntToBytes, bytesToBigInt, generateAddress } from '@ethereumjs/util';
@@ -75,8 +76,7 @@ function needsCharging(needs: RecordNeeds, budget: StepBudget, replay: ReplayBud
 /** The record and the run's outcome (the differential fuzzer compares both), or the needs to run it with on ethereumjs. */
 export async function runFastRecorded(options: FastTraceOptions): Promise<FastTraceResult> {
   const { vm, tx, block } = options;
-  // vmTrace's steps need what each opcode left behind, which this recorder does not report yet.
-  const reason = options.needs.steps?.effects ? 'vmTrace steps are recorded' : unsupportedReason(vm, tx);
+  const reason = unsupportedReason(vm, tx);
   if (reason !== undefined) {
     fastCallStats.handedOver++;
     options.onFallback?.(reason);

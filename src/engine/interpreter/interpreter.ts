@@ -945,7 +945,10 @@ export class Interpreter {
         }
         pc++;
       }
-      if (stepPc >= 0) reportStep();
+      if (stepHooks !== undefined) {
+        if (stepPc >= 0) reportStep();
+        stepHooks.codeEnd(gas, stack, mem.buf);
+      }
       return { error: undefined, gasLeft: gas, output: EMPTY };
     } catch (error) {
       if (!(error instanceof Halt)) throw error;
@@ -953,6 +956,7 @@ export class Interpreter {
         const exceptional = error.error !== undefined && error.error !== Errors.REVERT;
         reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, failedUse) : stepGas - gas);
       }
+      stepHooks?.codeEnd(gas, stack, mem.buf);
       if (error.error === undefined || error.error === Errors.REVERT) return { error: error.error, gasLeft: gas, output: error.output };
       const halted: MessageResult = { error: error.error, gasLeft: 0, output: EMPTY };
       if (hooks) halted.halt = { op: code[pc], stack: stack.slice(), gasLeft: gas, returnDataLength: returnData.length, analysed };

@@ -123,7 +123,7 @@ export interface FrameHooks {
   log?(address: bigint, topics: bigint[], data: Uint8Array): void;
   /** Present only when state is recorded. */
   touches?: TouchHooks;
-  /** Present only when opcode steps are recorded (the struct logger). */
+  /** Present only when opcode steps are recorded (struct logs, vmTrace). */
   steps?: StepHooks;
 }
 
@@ -144,4 +144,9 @@ export interface StepHooks {
    * step event shows them; `childGas` is what a CALL-or-CREATE asks to hand over (before the stipend).
    */
   step(pc: number, op: number, gasLeft: number, cost: number, message: Message, refund: number, stack: bigint[], memory: Uint8Array | undefined, childGas: number | undefined): void;
+  /**
+   * The frame's code stopped (after its last step; before a create's code deposit): gas left as
+   * ethereumjs's run state has it, the stack and the memory (live, read before the next opcode runs).
+   */
+  codeEnd(gasLeft: number, stack: bigint[], memory: Uint8Array): void;
 }
