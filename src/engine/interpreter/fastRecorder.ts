@@ -172,7 +172,8 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
   }
 
   const stepHooks: StepHooks | undefined = stepNeeds && {
-    memory: stepNeeds.memory || stepNeeds.effects,
+    memory: stepNeeds.memory,
+    memoryAfterWrites: stepNeeds.effects,
     fees: options.opcodes?.fees ?? [],
     step(pc, op, gasLeft, cost, message, refund, stack, memory, childGas) {
       const tracker = steps!;

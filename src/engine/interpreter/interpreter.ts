@@ -26,6 +26,9 @@ const STACK_LIMIT = 1024;
 const DEPTH_LIMIT = 1024;
 /** ethereumjs's memory store starts at, and grows by, this many bytes. */
 const STORE_CHUNK = 8192;
+/** Opcodes whose memory window vmTrace shows (record/stepTracker.ts's memoryWritten). */
+const WRITES_MEMORY = new Uint8Array(256);
+for (const op of [0x51, 0x52, 0x53, 0x37, 0x39, 0x3e, 0x5e, 0x3c, 0xf1, 0xf2, 0xf4, 0xfa]) WRITES_MEMORY[op] = 1;
 
 function isDelegation(code: Uint8Array): boolean {
   return code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
@@ -199,6 +202,7 @@ export class Interpreter {
     // grows the memory size without growing the store unless return data is written there.
     const stepHooks = hooks?.steps;
     let stepPc = -1;
+    let stepOp = -1;
     let stepGas = 0;
     let stepStack: bigint[] = [];
     let stepMemory: Uint8Array | undefined;
@@ -257,10 +261,11 @@ export class Interpreter {
           if (stepPc >= 0) reportStep();
           // Every memory growth but a CALL's output area (handled there) comes with a store write or read.
           if (mem.words !== stepWords) storeEnd = (stepWords = mem.words) * 32;
+          stepMemory = stepHooks.memory || (stepHooks.memoryAfterWrites && stepOp >= 0 && WRITES_MEMORY[stepOp] === 1) ? memorySnapshot() : undefined;
           stepPc = pc;
+          stepOp = op;
           stepGas = gas;
           stepStack = stack.slice();
-          stepMemory = stepHooks.memory ? memorySnapshot() : undefined;
         }
         // PUSH1..PUSH32 first: the most frequent opcodes.
         if (op >= 0x60 && op <= 0x7f) {

@@ -136,6 +136,11 @@ export interface FrameHooks {
 export interface StepHooks {
   /** Copy memory into each step (its copy costs as much as ethereumjs's). */
   memory: boolean;
+  /**
+   * Copy memory into the step after an opcode that writes it (MLOAD counted, as OpenEthereum does):
+   * vmTrace reads the window written from there. Other steps then carry no memory.
+   */
+  memoryAfterWrites: boolean;
   /** ethereumjs's static fee of each opcode: what its step reports when the gas handler fails. */
   fees: ArrayLike<number>;
   /**
