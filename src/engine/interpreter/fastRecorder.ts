@@ -107,7 +107,16 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
     ...options.needs.steps,
     bounds: options.needs.steps.bounds && replayBudget ? { ...options.needs.steps.bounds, budget: replayBudget } : options.needs.steps.bounds,
   };
-  const readSlot = (address: Address, key: bigint): bigint => world!.sload(world!.get(BigInt(address.toString())), key);
+  // The value of the slot an SLOAD step reads, read by the step hook before the tracker asks: a
+  // read of a slot not yet loaded (an SLOAD that halted before loading it) throws StateMiss, which
+  // must reach the driver synchronously (it loads the slot and restarts), not reject onStep.
+  let slotValue = 0n;
+  const readSlot = (): bigint => slotValue;
+  // An error onStep rejected with (none expected: with the slot read beforehand it runs synchronously), thrown at the end.
+  let stepError: unknown;
+  const keepStepError = (error: unknown): void => {
+    stepError ??= error;
+  };
   let steps: StepTracker | undefined = stepNeeds && createStepTracker(stepNeeds, readSlot);
   let frameCode: Uint8Array[] = [];
   // Where the frame that just stopped left its code (StepHooks.codeEnd), read when it exits.
@@ -191,8 +200,9 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
         // Read only for SLOAD/SSTORE (the storage view and its owner).
         address: op === SLOAD || op === SSTORE ? new Address(addressBytes(message.address)) : undefined,
       } as unknown as InterpreterStep;
-      // Synchronous here: the slot reader answers from the interpreter's state without awaiting.
-      void tracker.onStep(event, current());
+      if (op === SLOAD && stepNeeds.storage && stack.length > 0) slotValue = world!.sload(world!.get(message.address), stack[stack.length - 1]!);
+      // Synchronous here: the slot reader answers without awaiting.
+      tracker.onStep(event, current()).catch(keepStepError);
       if (childGas !== undefined) tracker.onCallOpcode(current(), BigInt(childGas));
     },
     codeEnd(gasLeft, stack, memory) {
@@ -213,6 +223,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
       steps = stepNeeds && createStepTracker(stepNeeds, readSlot);
       frameCode = [];
       codeEnd = undefined;
+      stepError = undefined;
     },
 
     begin(w) {
@@ -337,6 +348,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
   return {
     hooks,
     finish(end) {
+      if (stepError !== undefined) throw stepError;
       // The last steps (or frame ends) may have spent the budget with no step left to throw it.
       const refused = steps?.refusal();
       if (refused) throw refused;

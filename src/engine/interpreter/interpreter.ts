@@ -957,6 +957,9 @@ export class Interpreter {
       return { error: undefined, gasLeft: gas, output: EMPTY };
     } catch (error) {
       if (!(error instanceof Halt)) throw error;
+      // ethereumjs's step event for REVERT reads its two stack words first: with fewer it emits no
+      // step, and the recorder puts the halt on the frame's step before.
+      if (stepPc >= 0 && code[stepPc] === 0xfd && error.error === Errors.STACK_UNDERFLOW) stepPc = -1;
       if (stepPc >= 0) {
         const exceptional = error.error !== undefined && error.error !== Errors.REVERT;
         reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, failedUse) : stepGas - gas);
