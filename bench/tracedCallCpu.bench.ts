@@ -2,10 +2,12 @@
 // chain reader, the tracer, runTraceJob), in-process, no HTTP and no worker hop: steadier than the
 // HTTP rows of traces.bench.ts on a shared machine, since it counts CPU time, not wall time.
 //
-//   npx tsx bench/tracedCallCpu.bench.ts [--txs 400] [--calls 3000] [--no-cold] [--no-calls] [--trace-call]
+//   npx tsx bench/tracedCallCpu.bench.ts [--txs 400] [--calls 3000] [--no-cold] [--no-calls] [--trace-call | --struct-logger | --vm-trace]
 //
-// Calls are rendered by callTracer (debug_traceCall's), or by trace_call's ["trace"] with
-// --trace-call. TRACEHOOK_FAST_EVM=0 runs them on ethereumjs instead of the interpreter.
+// Calls are rendered by callTracer (debug_traceCall's), by trace_call's ["trace"] with
+// --trace-call, by geth's struct logger (debug_traceCall with no tracer, default config) with
+// --struct-logger, or by trace_call's ["vmTrace"] with --vm-trace. TRACEHOOK_FAST_EVM=0 runs them
+// on ethereumjs instead of the interpreter.
 //
 // The chain is the traces bench's (an ERC-20 deployment, then transfers, one per block); calls are
 // distinct transfers on the head, cold replays are callTracer traces of the mined transfers.
@@ -21,7 +23,13 @@ import { benchAccount as account, numberArg, signedErc20Transactions, tokenAddre
 
 const TXS = numberArg('txs', 400);
 const CALLS = numberArg('calls', 3000);
-const render: TraceRender = process.argv.includes('--trace-call') ? { format: 'parityResults', types: ['trace'] } : { format: 'geth', request: { tracer: 'callTracer', config: {} } };
+const render: TraceRender = process.argv.includes('--trace-call')
+  ? { format: 'parityResults', types: ['trace'] }
+  : process.argv.includes('--struct-logger')
+    ? { format: 'geth', request: { tracer: 'structLogger', config: {} } }
+    : process.argv.includes('--vm-trace')
+      ? { format: 'parityResults', types: ['vmTrace'] }
+      : { format: 'geth', request: { tracer: 'callTracer', config: {} } };
 
 const dataDir = makeTempDir('tracehook-bench-');
 const chain = await createDevChain({ dataDir });

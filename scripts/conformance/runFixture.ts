@@ -46,11 +46,12 @@ async function execute(fixture: GethFixture, rule: Extract<FolderRule, { scope: 
   // As the service records calls: the interpreter first (TRACEHOOK_FAST_EVM, on by default), then ethereumjs.
   const runRecordedTransaction = async (options: typeof run, needs: RecordNeeds): Promise<ExecutionRecord> => {
     if (fastCallsEnabled()) {
-      const record = await runFastRecordedCall({ vm: options.vm, tx: options.tx, from: options.tx.getSenderAddress(), block: options.block, needs });
-      if (record) {
+      const fast = await runFastRecordedCall({ vm: options.vm, tx: options.tx, from: options.tx.getSenderAddress(), block: options.block, needs });
+      if (fast.record) {
         engineCounts.interpreter++;
-        return record;
+        return fast.record;
       }
+      needs = fast.fallbackNeeds;
     }
     engineCounts.ethereumjs++;
     return runOnEthereumjs(options, needs);

@@ -4,8 +4,8 @@
 // recorder; each traced one runs with a recorder for its needs. Nothing is written back, and unless
 // asked to keep it, the VM's state is reverted afterwards (so pooled VMs can replay). The last traced
 // transaction, whose state changes nothing later needs, runs on the synchronous interpreter with its
-// built-in recorder when the core takes it (frames and state; steps and whatever the core does not
-// implement run on ethereumjs, the reference).
+// built-in recorder when the core takes it (frames, state and steps; whatever the core does not
+// implement runs on ethereumjs, the reference).
 import type { Block } from '@ethereumjs/block';
 import { buildBlock, type VM } from '@ethereumjs/vm';
 import { RpcError, ServerError } from '../../rpc/errors.js';
@@ -44,17 +44,18 @@ export async function replayBlock(options: ReplayBlockOptions): Promise<Map<numb
     try {
       for (let i = 0; i <= last; i++) {
         const tx = txs[i]!;
-        const needs = options.needsAt(i);
+        let needs = options.needsAt(i);
         if (!needs) {
           await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
           continue;
         }
         if (i === last && !options.keepState && fastCallsEnabled()) {
-          const record = await runFastRecordedCall({ vm, tx, from: tx.getSenderAddress(), block, needs, check: guardCheck(guard), yieldEveryMs: guard.yieldEveryMs });
-          if (record) {
-            out.set(i, record);
+          const fast = await runFastRecordedCall({ vm, tx, from: tx.getSenderAddress(), block, needs, check: guardCheck(guard), yieldEveryMs: guard.yieldEveryMs });
+          if (fast.record) {
+            out.set(i, fast.record);
             continue;
           }
+          needs = fast.fallbackNeeds;
         }
         const recorder = attachRecorder(vm, needs);
         try {

@@ -1,20 +1,20 @@
 // Replays of mined transactions (trace_transaction's and debug_traceTransaction's path when the
 // miner kept no record) with TRACEHOOK_FAST_EVM on and off: generated programs, called by signed
 // transactions mined three to a block (so the traced one runs on the state its block's earlier
-// transactions left), rendered by every frame and state renderer, give the same JSON text from the
-// interpreter's built-in recorder as from ethereumjs's, and the interpreter really answers when it
-// is on. Steps (vmTrace) and whole blocks stay on ethereumjs and answer the same.
+// transactions left), rendered by every frame and state renderer, by the struct logger and by
+// vmTrace, give the same JSON text from the interpreter's built-in recorder as from ethereumjs's,
+// and the interpreter really answers when it is on. Whole blocks stay on ethereumjs and answer the same.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TempChain, openTempChain, signWithDevKey } from '../chain/testing/tempChain.js';
 import { fastCallStats } from '../interpreter/fastCall.js';
-import { FRAME_AND_STATE_RENDERS, STEP_RENDER } from '../interpreter/testing/frameAndStateRenders.js';
+import { FRAME_AND_STATE_RENDERS, STEP_RENDERS } from '../interpreter/testing/frameAndStateRenders.js';
 import { CONTRACTS, Rng, generateProgram } from '../interpreter/testing/programs.js';
 import { addressBytes } from '../interpreter/words.js';
 import { type Tracer, createTracer } from '../trace/createTracer.js';
 import type { TraceRender } from '../trace/traceRender.js';
 import type { Block } from '@ethereumjs/block';
 
-const RENDERS = FRAME_AND_STATE_RENDERS;
+const RENDERS = [...FRAME_AND_STATE_RENDERS, ...STEP_RENDERS];
 const BLOCKS = 12;
 const TXS_PER_BLOCK = 3;
 
@@ -61,7 +61,7 @@ describe('mined transactions replayed on the interpreter and on ethereumjs', () 
     }
   }
 
-  it(`behavior: ${BLOCKS * TXS_PER_BLOCK} mined transactions of generated programs render the same frame and state traces from both engines`, async () => {
+  it(`behavior: ${BLOCKS * TXS_PER_BLOCK} mined transactions of generated programs render the same frame, state, struct-log and vmTrace traces from both engines`, async () => {
     const before = { ...fastCallStats };
     let traced = 0;
     for (const block of blocks) {
@@ -82,14 +82,14 @@ describe('mined transactions replayed on the interpreter and on ethereumjs', () 
     expect(fastCallStats.answered - before.answered).toBeGreaterThan(traced * 0.6);
   }, 180_000);
 
-  it('behavior: steps (vmTrace) and whole blocks replay on ethereumjs and answer the same', async () => {
+  it('behavior: whole blocks replay on ethereumjs and answer the same', async () => {
     const before = fastCallStats.answered;
     process.env.TRACEHOOK_FAST_EVM = '1';
     const block = blocks[2]!;
-    const fast = [await replayed(block, 1, STEP_RENDER), JSON.stringify(await tracer.traceBlock(block, RENDERS[4]![1]))];
+    const fast = [JSON.stringify(await tracer.traceBlock(block, RENDERS[4]![1])), JSON.stringify(await tracer.traceBlock(block, STEP_RENDERS[4]![1]))];
     expect(fastCallStats.answered).toBe(before);
     process.env.TRACEHOOK_FAST_EVM = '0';
-    const slow = [await replayed(block, 1, STEP_RENDER), JSON.stringify(await tracer.traceBlock(block, RENDERS[4]![1]))];
+    const slow = [JSON.stringify(await tracer.traceBlock(block, RENDERS[4]![1])), JSON.stringify(await tracer.traceBlock(block, STEP_RENDERS[4]![1]))];
     expect(fast).toEqual(slow);
   }, 60_000);
 });

@@ -52,15 +52,17 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   }
   const tx = callToTransaction({ ...call, gas }, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n });
   const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await vm.stateManager.getCode(from));
+  let needs = options.needs;
   if (options.stateless && !senderHasCode && fastCallsEnabled()) {
-    // The interpreter first; whatever it does not implement (steps among them) runs on ethereumjs.
+    // The interpreter first; whatever it does not implement runs on ethereumjs.
     const guard = options.guard;
-    const record = await runFastRecordedCall({ vm, tx, from, block, needs: options.needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
-    if (record) return record;
+    const fast = await runFastRecordedCall({ vm, tx, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+    if (fast.record) return fast.record;
+    needs = fast.fallbackNeeds;
   }
   return runRecordedTransaction(
     { vm, tx, block, skipNonce: true, guard: options.guard, prepare: senderHasCode ? () => maskSenderCode(vm, from) : undefined },
-    options.needs,
+    needs,
   );
 }
 

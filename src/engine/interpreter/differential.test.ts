@@ -9,7 +9,7 @@ import { impersonate } from '../chain/transactionRequest.js';
 import { runFastCall } from './fastCall.js';
 import { addressBytes } from './interpreter.js';
 import { runFastRecorded } from './fastTrace.js';
-import { type FuzzVm, compareRecords, createFuzzVm, fuzz } from './testing/differential.js';
+import { ALL_STEPS, type FuzzVm, compareRecords, createFuzzVm, fuzz } from './testing/differential.js';
 import { CONTRACTS, SENDER } from './testing/programs.js';
 
 describe('interpreter vs ethereumjs, generated programs', () => {
@@ -19,6 +19,14 @@ describe('interpreter vs ethereumjs, generated programs', () => {
     // Most cases run on the core; what falls back is named (too little gas for the intrinsic cost, KZG/BLS precompiles, BLOCKHASH).
     expect(result.equal).toBeGreaterThan(1400);
     expect([...result.fallbackReasons.keys()].every((r) => /intrinsic gas|asynchronous precompile|BLOCKHASH|EOF init code|0xef data|post-state read/.test(r))).toBe(true);
+  }, 120_000);
+
+  it('Prague with every step recorded: 600 programs agree, steps included (struct logs\' and vmTrace\'s fields)', async () => {
+    // Seeds 105420 and 105986 end a frame with REVERT on a short stack, where ethereumjs emits no step.
+    const result = await fuzz(await createFuzzVm('prague'), 105_401, 600, 10, ALL_STEPS);
+    expect(result.mismatches).toEqual([]);
+    // What falls back adds memory priced at 2^43 gas or more (its step shows ethereumjs's exact BigInt cost).
+    expect(result.equal).toBeGreaterThan(400);
   }, 120_000);
 
   it('Cancun: 400 programs agree', async () => {
@@ -43,8 +51,8 @@ describe('compareRecords', () => {
       const tx = impersonate(createLegacyTx({ gasLimit: 100_000n, to: target, gasPrice: 0n }, { common: vm.common, freeze: false }), sender);
       const { createBlock } = await import('@ethereumjs/block');
       const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
-      const first = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } }))!.record;
-      const second = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } }))!.record;
+      const first = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } })).record!;
+      const second = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } })).record!;
       expect(compareRecords(first, second)).toBeUndefined();
       expect(first.logs).toHaveLength(1);
       second.frames[0]!.gasUsed += 1n;

@@ -1,15 +1,18 @@
 // Runs a traced call (debug_traceCall, trace_call) on the interpreter with the recorder built in
 // (fastRecorder.ts) and returns its ExecutionRecord, equal to the one the ethereumjs path records.
-// Returns undefined when the core cannot take the request (steps asked for, anything fastCall.ts or
-// the recorder hands over): the caller then runs it on ethereumjs. Nothing is written to the VM's
-// state, so a call whose state changes must carry on (trace_callMany's later calls) is not for here.
+// Steps (struct logs, vmTrace) included. When the core cannot take the request (anything fastCall.ts
+// or the recorder hands over) the caller runs it on ethereumjs, with the needs returned here: their
+// budget already holds what this run charged, so the rerun pays only for what goes beyond it.
+// Nothing is written to the VM's state, so a call whose state changes must carry on
+// (trace_callMany's later calls) is not for here.
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bigIntToBytes, bytesToBigInt, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
+import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
 import { type FastCallOutcome, fastCallStats, runFastCall, unsupportedReason } from './fastCall.js';
-import { createFastRecorder } from './fastRecorder.js';
+import { type OpcodeTable, createFastRecorder } from './fastRecorder.js';
+import { type ReplayBudget, createReplayBudget } from './replayBudget.js';
 import { StateMiss } from './worldState.js';
 
 export interface FastTraceOptions {
@@ -24,6 +27,22 @@ export interface FastTraceOptions {
 }
 
 const precompileSets = new WeakMap<VM, Set<bigint>>();
+const opcodeTables = new WeakMap<VM, OpcodeTable>();
+
+/** ethereumjs's opcode table on `vm` as its step events show it. */
+function opcodeTableOf(vm: VM): OpcodeTable {
+  let table = opcodeTables.get(vm);
+  if (table === undefined) {
+    const map = (vm.evm as unknown as { _opcodeMap: ({ opcodeInfo: { fee: number; code: number } } | undefined)[] })._opcodeMap;
+    table = { fees: new Uint32Array(256), codes: new Uint8Array(256) };
+    for (let op = 0; op < 256; op++) {
+      table.fees[op] = map[op]?.opcodeInfo.fee ?? 0;
+      table.codes[op] = map[op]?.opcodeInfo.code ?? op;
+    }
+    opcodeTables.set(vm, table);
+  }
+  return table;
+}
 
 function precompileSetOf(vm: VM): Set<bigint> {
   let set = precompileSets.get(vm);
@@ -31,20 +50,45 @@ function precompileSetOf(vm: VM): Set<bigint> {
   return set;
 }
 
-/** The record of `tx` run on the interpreter, or undefined when it must run on ethereumjs. */
-export async function runFastRecordedCall(options: FastTraceOptions): Promise<ExecutionRecord | undefined> {
-  return (await runFastRecorded(options))?.record;
+/** The record of `tx` run on the interpreter, or the needs to run it with on ethereumjs. */
+export type FastTraceResult = { record: ExecutionRecord; outcome: FastCallOutcome } | { record: undefined; fallbackNeeds: RecordNeeds };
+
+/** The record of `tx` run on the interpreter, or the needs to run it with on ethereumjs. */
+export async function runFastRecordedCall(options: FastTraceOptions): Promise<{ record: ExecutionRecord } | { record: undefined; fallbackNeeds: RecordNeeds }> {
+  return runFastRecorded(options);
 }
 
-/** The record and the run's outcome (the differential fuzzer compares both). */
-export async function runFastRecorded(options: FastTraceOptions): Promise<{ record: ExecutionRecord; outcome: FastCallOutcome } | undefined> {
-  const { vm, tx, block, needs } = options;
-  const reason = needs.steps ? 'steps are recorded' : unsupportedReason(vm, tx);
+/** The job's budget of `needs` (frames and steps share it), if any. */
+function budgetOf(needs: RecordNeeds): StepBudget | undefined {
+  const frames = needs.frames?.kind === 'refuse' ? needs.frames.budget : undefined;
+  const steps = needs.steps?.bounds?.budget;
+  return frames ?? steps;
+}
+
+/** `needs` charging `replay` wherever they charged `budget`. */
+function needsCharging(needs: RecordNeeds, budget: StepBudget, replay: ReplayBudget): RecordNeeds {
+  const frames = needs.frames?.kind === 'refuse' && needs.frames.budget === budget ? { ...needs.frames, budget: replay } : needs.frames;
+  const bounds = needs.steps?.bounds;
+  const steps = needs.steps && bounds?.budget === budget ? { ...needs.steps, bounds: { ...bounds, budget: replay } } : needs.steps;
+  return { ...needs, frames, steps };
+}
+
+/** The record and the run's outcome (the differential fuzzer compares both), or the needs to run it with on ethereumjs. */
+export async function runFastRecorded(options: FastTraceOptions): Promise<FastTraceResult> {
+  const { vm, tx, block } = options;
+  const reason = unsupportedReason(vm, tx);
   if (reason !== undefined) {
     fastCallStats.handedOver++;
     options.onFallback?.(reason);
-    return undefined;
+    return { record: undefined, fallbackNeeds: options.needs };
   }
+  const budget = budgetOf(options.needs);
+  const replayBudget = budget && createReplayBudget(budget);
+  const needs = budget && replayBudget ? needsCharging(options.needs, budget, replayBudget) : options.needs;
+  const handOver = (): FastTraceResult => {
+    replayBudget?.restart();
+    return { record: undefined, fallbackNeeds: needs };
+  };
   const common = vm.common;
   const from = bytesToBigInt(options.from.bytes);
   const coinbase = bytesToBigInt(block.header.coinbase.bytes);
@@ -58,9 +102,11 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<{ reco
     to: tx.to === undefined ? undefined : bytesToBigInt(tx.to.bytes),
     coinbase,
     created: tx.to === undefined ? bytesToBigInt(generateAddress(options.from.bytes, bigIntToBytes(nonce))) : undefined,
+    replayBudget,
+    opcodes: needs.steps ? opcodeTableOf(vm) : undefined,
   });
   const outcome = await runFastCall({ vm, tx, from: options.from, block, hooks: recorder.hooks, check: options.check, yieldEveryMs: options.yieldEveryMs, onFallback: options.onFallback });
-  if (!outcome) return undefined;
+  if (!outcome) return handOver();
   const world = outcome.world;
   try {
     if (needs.state) {
@@ -76,7 +122,7 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<{ reco
     // The post-state read something the run never loaded: let ethereumjs answer.
     if (error instanceof StateMiss) {
       options.onFallback?.('post-state read');
-      return undefined;
+      return handOver();
     }
     throw error;
   }

@@ -10,12 +10,12 @@ import { bigIntToBytes, bytesToHex, generateAddress, generateAddress2, setLength
 import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
-import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
+import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type StepHooks, type SyncPrecompile } from './message.js';
 import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned, wordToBytes } from './words.js';
 import { type Account, Unsupported, type WorldState } from './worldState.js';
 
 export { Errors, addressBytes };
-export type { ExecutionEnv, FrameHooks, HaltFacts, Message, MessageKind, MessageResult, NotStartedCall, SyncPrecompile, TouchHooks } from './message.js';
+export type { ExecutionEnv, FrameHooks, HaltFacts, Message, MessageKind, MessageResult, NotStartedCall, StepHooks, SyncPrecompile, TouchHooks } from './message.js';
 
 const ADDR = (1n << 160n) - 1n;
 const TWO64M1 = (1n << 64n) - 1n;
@@ -24,6 +24,11 @@ const MAX_CODE = 24576;
 const MAX_INITCODE = 49152;
 const STACK_LIMIT = 1024;
 const DEPTH_LIMIT = 1024;
+/** ethereumjs's memory store starts at, and grows by, this many bytes. */
+const STORE_CHUNK = 8192;
+/** Opcodes whose memory window vmTrace shows (record/stepTracker.ts's memoryWritten). */
+const WRITES_MEMORY = new Uint8Array(256);
+for (const op of [0x51, 0x52, 0x53, 0x37, 0x39, 0x3e, 0x5e, 0x3c, 0xf1, 0xf2, 0xf4, 0xfa]) WRITES_MEMORY[op] = 1;
 
 function isDelegation(code: Uint8Array): boolean {
   return code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
@@ -191,12 +196,40 @@ export class Interpreter {
     // ethereumjs analyses jumps at the frame's first JUMP, JUMPI or MCOPY; from then on its run state
     // names an undefined opcode INVALID (0xfe), which the recorder's frame error keeps.
     let analysed = false;
+    // Steps (only when recorded): the opcode being reported, snapshotted at the top of the loop and
+    // reported when its cost is known (see StepHooks). `storeEnd` is how far ethereumjs's memory
+    // store reaches: its step event shows memory cut at its store's length, and a CALL's output area
+    // grows the memory size without growing the store unless return data is written there.
+    const stepHooks = hooks?.steps;
+    let stepPc = -1;
+    let stepOp = -1;
+    let stepGas = 0;
+    let stepStack: bigint[] = [];
+    let stepMemory: Uint8Array | undefined;
+    let stepWords = 0;
+    let storeEnd = 0;
+    // The charge that did not fit (a failed `use`), for the halting step's cost.
+    let failedUse = 0;
+    const reportStep = (childGas?: number, cost = stepGas - gas): void => {
+      const at = stepPc;
+      stepPc = -1;
+      stepHooks!.step(at, code[at]!, stepGas, cost, message, world.refund, stepStack, stepMemory, childGas);
+    };
+    const memorySnapshot = (): Uint8Array => {
+      const store = storeEnd <= STORE_CHUNK ? STORE_CHUNK : Math.ceil(storeEnd / STORE_CHUNK) * STORE_CHUNK;
+      const out = new Uint8Array(Math.min(mem.words * 32, store));
+      out.set(mem.buf.subarray(0, Math.min(out.length, mem.buf.length)));
+      return out;
+    };
 
     const need = (n: number): void => {
       if (stack.length < n) throw new Halt(Errors.STACK_UNDERFLOW);
     };
     const use = (amount: number): void => {
-      if (amount > gas) throw new Halt(Errors.OUT_OF_GAS);
+      if (amount > gas) {
+        failedUse = amount;
+        throw new Halt(Errors.OUT_OF_GAS);
+      }
       gas -= amount;
     };
     const push = (value: bigint): void => {
@@ -224,6 +257,16 @@ export class Interpreter {
     try {
       while (pc < codeLength) {
         const op = code[pc]!;
+        if (stepHooks !== undefined) {
+          if (stepPc >= 0) reportStep();
+          // Every memory growth but a CALL's output area (handled there) comes with a store write or read.
+          if (mem.words !== stepWords) storeEnd = (stepWords = mem.words) * 32;
+          stepMemory = stepHooks.memory || (stepHooks.memoryAfterWrites && stepOp >= 0 && WRITES_MEMORY[stepOp] === 1) ? memorySnapshot() : undefined;
+          stepPc = pc;
+          stepOp = op;
+          stepGas = gas;
+          stepStack = stack.slice();
+        }
         // PUSH1..PUSH32 first: the most frequent opcodes.
         if (op >= 0x60 && op <= 0x7f) {
           use(3);
@@ -746,6 +789,7 @@ export class Interpreter {
             const words = Math.ceil(num(length) / 32);
             use(32000 + mem.expand(offset, length) + 2 * words + (isCreate2 ? 6 * words : 0));
             const childGas = gas - Math.floor(gas / 64);
+            if (stepHooks !== undefined) reportStep(childGas);
             stack.length -= 3;
             const salt = isCreate2 ? stack.pop()! : 0n;
             if (length > BigInt(MAX_INITCODE)) throw new Halt(Errors.INITCODE_SIZE);
@@ -821,6 +865,11 @@ export class Interpreter {
             const allowed = gas - Math.floor(gas / 64);
             let childGas = gasArg < BigInt(allowed) ? Number(gasArg) : allowed;
             const requestedGas = childGas;
+            if (stepHooks !== undefined) {
+              reportStep(requestedGas);
+              stepWords = mem.words;
+              if (inLength !== 0n) storeEnd = Math.max(storeEnd, Math.ceil(Number(inOffset + inLength) / 32) * 32);
+            }
             stack.length -= hasValue ? 7 : 6;
             const data = mem.read(Number(inOffset & 0xffffffffn), num(inLength));
             gas -= childGas;
@@ -861,6 +910,7 @@ export class Interpreter {
               mem.ensure();
               const n = Math.min(returnData.length, Number(outLength));
               mem.buf.set(returnData.subarray(0, n), Number(outOffset));
+              if (stepHooks !== undefined) storeEnd = Math.max(storeEnd, Math.ceil((Number(outOffset) + n) / 32) * 32);
             }
             push(result.error === undefined ? 1n : 0n);
             break;
@@ -900,15 +950,48 @@ export class Interpreter {
         }
         pc++;
       }
+      if (stepHooks !== undefined) {
+        if (stepPc >= 0) reportStep();
+        stepHooks.codeEnd(gas, stack, mem.buf);
+      }
       return { error: undefined, gasLeft: gas, output: EMPTY };
     } catch (error) {
       if (!(error instanceof Halt)) throw error;
+      // ethereumjs's step event for REVERT reads its two stack words first: with fewer it emits no
+      // step, and the recorder puts the halt on the frame's step before.
+      if (stepPc >= 0 && code[stepPc] === 0xfd && error.error === Errors.STACK_UNDERFLOW) stepPc = -1;
+      if (stepPc >= 0) {
+        const exceptional = error.error !== undefined && error.error !== Errors.REVERT;
+        reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, failedUse) : stepGas - gas);
+      }
+      stepHooks?.codeEnd(gas, stack, mem.buf);
       if (error.error === undefined || error.error === Errors.REVERT) return { error: error.error, gasLeft: gas, output: error.output };
       const halted: MessageResult = { error: error.error, gasLeft: 0, output: EMPTY };
       if (hooks) halted.halt = { op: code[pc], stack: stack.slice(), gasLeft: gas, returnDataLength: returnData.length, analysed };
       return halted;
     }
   }
+}
+
+const CALL_FAMILY = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
+
+/**
+ * The cost ethereumjs's step reports for an opcode that halts exceptionally, from what the
+ * interpreter charged for it and the charge that did not fit. ethereumjs reports the whole cost when
+ * its gas handler returned one (the charge then fails, or the opcode itself fails after the charge),
+ * and the static fee alone when the gas handler threw: a stack underflow it peeked, the EIP-2200
+ * sentry, a CALL-family opcode that cannot pay its own cost. The interpreter checks in ethereumjs's
+ * order, so nothing charged and no failed charge means the gas handler's peek or check failed.
+ */
+function haltingStepCost(hooks: StepHooks, op: number, charged: number, failedUse: number): number {
+  if (failedUse > 0 && CALL_FAMILY.has(op)) return hooks.fees[op] ?? 0;
+  if (failedUse > 0) {
+    // ethereumjs prices memory exactly (a BigInt the step shows); the interpreter stops at Infinity
+    // past 4 GiB, and its doubles may round the quadratic term from 2^26.5 words on (a cost of 2^44).
+    if (failedUse >= 2 ** 43) throw new Unsupported('an opcode past 2^43 gas of memory while steps are recorded');
+    return charged + failedUse;
+  }
+  return charged > 0 ? charged : (hooks.fees[op] ?? 0);
 }
 
 /** ethereumjs's text for a bad jump names the code hash, the address and the pc. */

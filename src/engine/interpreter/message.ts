@@ -123,4 +123,35 @@ export interface FrameHooks {
   log?(address: bigint, topics: bigint[], data: Uint8Array): void;
   /** Present only when state is recorded. */
   touches?: TouchHooks;
+  /** Present only when opcode steps are recorded (struct logs, vmTrace). */
+  steps?: StepHooks;
+}
+
+/**
+ * Opcode steps as ethereumjs's `step` event reports them: before the opcode runs, with its whole
+ * cost (static and dynamic, not the gas a CALL-or-CREATE hands its child). The interpreter charges
+ * gas inline, so a step is reported once its cost is known: after an ordinary opcode, and for a
+ * CALL-or-CREATE once its own gas is charged, before its child frame starts (or fails to start).
+ */
+export interface StepHooks {
+  /** Copy memory into each step (its copy costs as much as ethereumjs's). */
+  memory: boolean;
+  /**
+   * Copy memory into the step after an opcode that writes it (MLOAD counted, as OpenEthereum does):
+   * vmTrace reads the window written from there. Other steps then carry no memory.
+   */
+  memoryAfterWrites: boolean;
+  /** ethereumjs's static fee of each opcode: what its step reports when the gas handler fails. */
+  fees: ArrayLike<number>;
+  /**
+   * One opcode: its pc, gas left before it and its cost; the stack (a copy, top last), memory (a
+   * copy as long as ethereumjs's view of it, when asked) and the refund counter as ethereumjs's
+   * step event shows them; `childGas` is what a CALL-or-CREATE asks to hand over (before the stipend).
+   */
+  step(pc: number, op: number, gasLeft: number, cost: number, message: Message, refund: number, stack: bigint[], memory: Uint8Array | undefined, childGas: number | undefined): void;
+  /**
+   * The frame's code stopped (after its last step; before a create's code deposit): gas left as
+   * ethereumjs's run state has it, the stack and the memory (live, read before the next opcode runs).
+   */
+  codeEnd(gasLeft: number, stack: bigint[], memory: Uint8Array): void;
 }

@@ -11,11 +11,14 @@ import { Capability } from '@ethereumjs/tx';
 import {
   Address,
   bigIntToBytes,
+  bytesToBigInt,
   eoaCode7702RecoverAuthority,
   generateAddress,
+  setLengthLeft,
   type EOACode7702AuthorizationListBytesItem,
 } from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
+import { NO_FRAME_OUTPUT_KINDS } from './frameError.js';
 import { createFrameTracker } from './frameTracker.js';
 import { installOpcodeProbe } from './opcodeProbe.js';
 import { createProbeHooks } from './probeHooks.js';
@@ -33,8 +36,6 @@ export interface Recorder {
   detach(): void;
 }
 
-// Failures that happen around the frame's code rather than at its last opcode.
-const NO_FRAME_OUTPUT_KINDS = new Set(['revert', 'codeStoreOutOfGas', 'maxCodeSizeExceeded', 'invalidCodePrefix', 'createCollision', 'initCodeSizeExceeded']);
 
 /** Gas price the sender actually paid per unit (legacy price, or base fee + effective tip). */
 function effectiveGasPrice(tx: TypedTransaction, block: Block): bigint {
@@ -57,7 +58,9 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
   // EIP-2200's sentry applies from Istanbul on (Constantinople's EIP-1283 had none).
   const sentryGas = common.gteHardfork(Hardfork.Istanbul) ? common.param('sstoreSentryEIP2200Gas') : undefined;
   const state = needs.state ? createStateTracker(sm) : undefined;
-  const steps = needs.steps ? createStepTracker(needs.steps, sm) : undefined;
+  const steps = needs.steps
+    ? createStepTracker(needs.steps, async (address, key) => bytesToBigInt(await sm.getStorage(address, setLengthLeft(bigIntToBytes(key), 32))))
+    : undefined;
   const frameCode: Uint8Array[] = [];
   const stipend = common.param('callStipendGas');
   let tx: TypedTransaction | undefined;
@@ -75,7 +78,8 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
     const message = frames.afterMessage(result);
     const frame = frames.frames[index];
     if (!frame || !steps) return;
-    frameCode[index] = message?.code instanceof Uint8Array ? message.code : new Uint8Array(0);
+    // A copy: a create's code is a view of its parent's memory, which the parent's next opcodes overwrite.
+    frameCode[index] = message?.code instanceof Uint8Array ? Uint8Array.from(message.code) : new Uint8Array(0);
     steps.onFrameCode(frameCode[index]);
     const exec = result.execResult;
     const runState = exec.runState as { stack?: { getStack(): bigint[] }; memory?: { _store: Uint8Array } } | undefined;

@@ -86,3 +86,6 @@ export function pairingHalt(error: FrameError, gas: bigint, inputLength: number,
   if (gas < cost.base + BigInt(Math.floor(inputLength / 192)) * cost.perPair) return { kind: 'outOfGas', message: M.OUT_OF_GAS };
   return { kind: 'precompileFailed', message: 'bad elliptic curve pairing size' };
 }
+
+/** Failures that happen around the frame's code rather than at its last opcode (no step carries them). */
+export const NO_FRAME_OUTPUT_KINDS: ReadonlySet<string> = new Set(['revert', 'codeStoreOutOfGas', 'maxCodeSizeExceeded', 'invalidCodePrefix', 'createCollision', 'initCodeSizeExceeded']);

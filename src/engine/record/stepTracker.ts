@@ -4,8 +4,7 @@
 // Under server bounds it charges each step and its output weight to the job's budget as it records,
 // and keeps the refusal once the budget is spent (the recorder throws it into the EVM).
 import type { InterpreterStep } from '@ethereumjs/evm';
-import type { StateManagerInterface } from '@ethereumjs/common';
-import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
+import type { Address } from '@ethereumjs/util';
 import { OP, opcodePushes } from './opcodeInfo.js';
 import { stepCapError } from './stepBudget.js';
 import type { FrameError, RecordedStep, StepEffect, StepNeeds } from './types.js';
@@ -35,6 +34,12 @@ export interface FrameEnd {
   /** What the parent's RETURNDATA buffer holds afterwards. */
   returnData: Uint8Array;
 }
+
+/**
+ * The value of a slot as the executing code sees it at the step (the struct logger's SLOAD view).
+ * A synchronous answer keeps `onStep` synchronous: the interpreter's recorder reads its own state.
+ */
+export type SlotReader = (address: Address, key: bigint) => bigint | Promise<bigint>;
 
 const EMPTY = new Uint8Array(0);
 const CALL_OR_CREATE = new Set<number>([OP.CALL, OP.CALLCODE, OP.DELEGATECALL, OP.STATICCALL, OP.CREATE, OP.CREATE2]);
@@ -93,7 +98,7 @@ function effectFrom(pending: PendingEffect, gasLeft: bigint, stack: bigint[] | u
   return { gasLeft, push, mem, store };
 }
 
-export function createStepTracker(needs: StepNeeds, stateManager: StateManagerInterface): StepTracker {
+export function createStepTracker(needs: StepNeeds, readSlot: SlotReader): StepTracker {
   const steps: RecordedStep[] = [];
   const pendingByFrame = new Map<number, PendingEffect>();
   const lastStepByFrame = new Map<number, RecordedStep>();
@@ -142,11 +147,8 @@ export function createStepTracker(needs: StepNeeds, stateManager: StateManagerIn
       if (needs.returnData) step.returnData = returnDataByFrame.get(frame) ?? EMPTY;
       if (needs.storage && (op === OP.SLOAD || op === OP.SSTORE) && event.stack.length >= (op === OP.SSTORE ? 2 : 1)) {
         const key = event.stack[event.stack.length - 1]!;
-        const value =
-          op === OP.SSTORE
-            ? event.stack[event.stack.length - 2]!
-            : bytesToBigInt(await stateManager.getStorage(event.address, setLengthLeft(bigIntToBytes(key), 32)));
-        step.storageWrite = { key, value };
+        const read = op === OP.SSTORE ? event.stack[event.stack.length - 2]! : readSlot(event.address, key);
+        step.storageWrite = { key, value: typeof read === 'bigint' ? read : await read };
       }
       // Past a cap the step is not kept: the recording stops and is dropped with the refused trace.
       if (weigher && charge(1, weigher.step(step, step.storageWrite ? event.address.toString() : ''))) return;

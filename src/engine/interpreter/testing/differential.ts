@@ -12,7 +12,7 @@ import { SimpleStateManager } from '@ethereumjs/statemanager';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { impersonate } from '../../chain/transactionRequest.js';
 import { attachRecorder } from '../../record/createRecorder.js';
-import type { ExecutionRecord } from '../../record/types.js';
+import type { ExecutionRecord, RecordNeeds, StepNeeds } from '../../record/types.js';
 import { runFastCall, type FastCallOutcome } from '../fastCall.js';
 import { runFastRecorded } from '../fastTrace.js';
 import { addressBytes } from '../interpreter.js';
@@ -85,8 +85,17 @@ function buildTx(rng: Rng, vm: VM, block: Block, data: Uint8Array, create: boole
   return impersonate(tx, address(SENDER));
 }
 
-/** Runs case `seed`: sets the state up in a checkpoint, runs both engines, compares, reverts. */
-export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
+/**
+ * Every step field recorded (struct logs' and vmTrace's), at most 400 steps per case (enableMemory
+ * on a long loop would hold gigabytes).
+ */
+export const ALL_STEPS: StepNeeds = { stack: true, memory: true, returnData: true, storage: true, effects: true, limit: 400 };
+
+/**
+ * Runs case `seed`: sets the state up in a checkpoint, runs both engines, compares, reverts. With
+ * `steps`, both records carry the opcode steps too.
+ */
+export async function runCase(fuzz: FuzzVm, seed: number, steps?: StepNeeds): Promise<CaseResult> {
   const { vm } = fuzz;
   const rng = new Rng(seed);
   const sm = vm.stateManager;
@@ -105,11 +114,11 @@ export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
     const tx = buildTx(rng, vm, block, data, create);
 
     let reason = '';
-    const needs = { state: true, steps: undefined };
+    const needs: RecordNeeds = { state: true, steps };
     const onFallback = (r: string): void => void (reason = r);
     const recorded = await runFastRecorded({ vm, tx, from: address(SENDER), block, needs, onFallback });
     // Halts the built-in recorder hands over (geth's gas-first errors) still compare as executions.
-    const fast = recorded?.outcome ?? (reason.includes('gas-first') ? await runFastCall({ vm, tx, from: address(SENDER), block, onFallback }) : undefined);
+    const fast = recorded.record ? recorded.outcome : (reason.includes('gas-first') ? await runFastCall({ vm, tx, from: address(SENDER), block, onFallback }) : undefined);
     await sm.checkpoint();
     let detail: string | undefined;
     try {
@@ -125,7 +134,7 @@ export async function runCase(fuzz: FuzzVm, seed: number): Promise<CaseResult> {
         .finally(() => recorder.detach());
       if (fast === undefined) return { kind: 'fallback', reason };
       if (reference instanceof Error) detail = `ethereumjs threw ${reference.message}`;
-      else detail = (await compare(vm, fast, reference)) ?? (recorded ? compareRecords(recorded.record, record!) : undefined);
+      else detail = (await compare(vm, fast, reference)) ?? (recorded.record ? compareRecords(recorded.record, record!) : undefined);
     } finally {
       await sm.revert();
     }
@@ -207,14 +216,14 @@ async function compare(vm: VM, fast: FastCallOutcome, ref: Reference): Promise<s
 }
 
 /** Runs `count` cases from `firstSeed`; returns counts and the first mismatches. */
-export async function fuzz(fuzzVm: FuzzVm, firstSeed: number, count: number, maxMismatches = 10) {
+export async function fuzz(fuzzVm: FuzzVm, firstSeed: number, count: number, maxMismatches = 10, steps?: StepNeeds) {
   let equal = 0;
   let fallback = 0;
   let restarts = 0;
   const fallbackReasons = new Map<string, number>();
   const mismatches: { seed: number; detail: string }[] = [];
   for (let seed = firstSeed; seed < firstSeed + count; seed++) {
-    const result = await runCase(fuzzVm, seed);
+    const result = await runCase(fuzzVm, seed, steps);
     if (result.kind === 'equal') {
       equal++;
       restarts += result.restarts;

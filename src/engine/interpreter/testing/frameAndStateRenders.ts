@@ -1,5 +1,5 @@
-// The frame and state renderers the engine-equality tests hold both engines to (traced calls and
-// replays of mined transactions), each with a name for the failure report.
+// The renderers the engine-equality tests hold both engines to (traced calls and replays of mined
+// transactions), each with a name for the failure report.
 import type { TraceRender } from '../../trace/traceRender.js';
 
 export const FRAME_AND_STATE_RENDERS: [string, TraceRender][] = [
@@ -10,5 +10,12 @@ export const FRAME_AND_STATE_RENDERS: [string, TraceRender][] = [
   ['Parity trace+stateDiff', { format: 'parityResults', types: ['trace', 'stateDiff'] }],
 ];
 
-/** A step renderer (Parity vmTrace). */
-export const STEP_RENDER: TraceRender = { format: 'parityResults', types: ['vmTrace'] };
+/** The step renderers: the struct logger in each of its configurations, and vmTrace. */
+export const STEP_RENDERS: [string, TraceRender][] = [
+  ['struct logger', { format: 'geth', request: { tracer: 'structLogger', config: {} } }],
+  ['struct logger enableMemory enableReturnData', { format: 'geth', request: { tracer: 'structLogger', config: { enableMemory: true, enableReturnData: true } } }],
+  ['struct logger disableStack disableStorage', { format: 'geth', request: { tracer: 'structLogger', config: { disableStack: true, disableStorage: true } } }],
+  ['struct logger limit 7', { format: 'geth', request: { tracer: 'structLogger', config: { limit: 7, enableMemory: true } } }],
+  ['vmTrace', { format: 'parityResults', types: ['vmTrace'] }],
+  ['Parity trace+vmTrace+stateDiff', { format: 'parityResults', types: ['trace', 'vmTrace', 'stateDiff'] }],
+];
