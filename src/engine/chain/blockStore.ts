@@ -6,6 +6,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { type Block, createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { createDecodedBlockCache } from './decodedBlockCache.js';
 import { hasZeroSignature, restoreImpersonatedSenders } from './impersonatedTransaction.js';
 import { type ReceiptRecord, bytesToReceiptRecords, receiptRecordsToBytes } from './receiptCodec.js';
 
@@ -58,8 +59,8 @@ export interface BlockStore {
 export interface BlockStoreOptions {
   db: Database;
   common: Common;
-  /** Decoded blocks kept in memory; default 1024. */
-  cacheBlocks?: number;
+  /** Budget of the decoded blocks kept in memory, estimated bytes (decodedBlockCache.ts); default 16 MiB. */
+  cacheBytes?: number;
   /** Receipt records of the most recently stored blocks kept in memory; default 64. */
   cacheReceiptBlocks?: number;
 }
@@ -79,6 +80,9 @@ CREATE INDEX IF NOT EXISTS logs_topic0 ON logs (topic0, block_number);
 CREATE TABLE IF NOT EXISTS pre_state_roots (hash BLOB PRIMARY KEY, root BLOB NOT NULL) WITHOUT ROWID;
 `;
 
+/** number -> hash entries the writer keeps (about 150 bytes each). */
+const CANONICAL_CACHE_ENTRIES = 1024;
+
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -93,7 +97,6 @@ function fromBuffer(buffer: Buffer): Uint8Array {
  */
 export function createBlockStore(options: BlockStoreOptions): BlockStore {
   const { db, common } = options;
-  const cacheBlocks = options.cacheBlocks ?? 1024;
   db.exec(SCHEMA);
   const q = {
     getMeta: db.prepare('SELECT value FROM meta WHERE key = ?') as Statement<[string], { value: Buffer }>,
@@ -122,7 +125,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   db.defaultSafeIntegers(false);
   for (const statement of [q.highest, q.tx]) statement.safeIntegers(true);
   const cacheReceiptBlocks = options.cacheReceiptBlocks ?? 64;
-  const blockCache = new Map<string, Block>();
+  const blockCache = createDecodedBlockCache({ maxBytes: options.cacheBytes });
   // Records of recently stored blocks: the follower and the tracer read a new head's receipts right
   // after it is stored, and would otherwise read the blob back and decode it.
   const receiptCache = new Map<string, readonly ReceiptRecord[]>();
@@ -131,11 +134,6 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   // never keeps a hash another connection has since rewound.
   const canonicalCache = new Map<bigint, Uint8Array>();
   const logStatements = new Map<string, Statement<unknown[], { block_number: bigint; log_index: number }>>();
-
-  function cacheBlock(key: string, block: Block): void {
-    blockCache.set(key, block);
-    if (blockCache.size > cacheBlocks) blockCache.delete(blockCache.keys().next().value as string);
-  }
 
   function getBlockByHash(hash: Uint8Array): Block | undefined {
     const key = bytesToUnprefixedHex(hash);
@@ -150,7 +148,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       const senders = receiptsRow ? bytesToReceiptRecords(fromBuffer(receiptsRow.receipts)).map((r) => r.from) : [];
       block = restoreImpersonatedSenders(block, senders, common);
     }
-    cacheBlock(key, block);
+    blockCache.set(key, block, row.rlp.length);
     return block;
   }
 
@@ -182,7 +180,8 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     putCanonicalBlock(block, receipts, preStateRoot) {
       const hash = block.hash();
       const number = block.header.number;
-      q.insertBlock.run(toBuffer(hash), number, toBuffer(block.serialize()), toBuffer(receiptRecordsToBytes(receipts)));
+      const rlp = block.serialize();
+      q.insertBlock.run(toBuffer(hash), number, toBuffer(rlp), toBuffer(receiptRecordsToBytes(receipts)));
       q.insertCanonical.run(number, toBuffer(hash));
       const parentRoot = getBlockByHash(block.header.parentHash)?.header.stateRoot;
       if (preStateRoot && !(parentRoot && equalsBytes(preStateRoot, parentRoot))) q.insertPreStateRoot.run(toBuffer(hash), toBuffer(preStateRoot));
@@ -196,10 +195,10 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
         }
       });
       const key = bytesToUnprefixedHex(hash);
-      cacheBlock(key, block);
+      blockCache.set(key, block, rlp.length);
       receiptCache.set(key, [...receipts]);
       canonicalCache.set(number, hash);
-      if (canonicalCache.size > cacheBlocks) canonicalCache.delete(canonicalCache.keys().next().value as bigint);
+      if (canonicalCache.size > CANONICAL_CACHE_ENTRIES) canonicalCache.delete(canonicalCache.keys().next().value as bigint);
       if (receiptCache.size > cacheReceiptBlocks) receiptCache.delete(receiptCache.keys().next().value as string);
     },
     preStateRoot(block) {
