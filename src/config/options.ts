@@ -68,6 +68,7 @@ export const optionDefs = [
   { key: 'traceQueueLimit', arg: 'n', kind: 'int', group: 'tracing', default: 4096, description: 'traces and calls that may wait for a trace worker, queued per API key and served in turn (so a deep queue delays no other key); one key holds at most max(8, limit / keys waiting); beyond it -32005 at once (retry later)' },
   { key: 'traceCacheMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (MiB of rendered JSON) for traces of mined transactions and blocks, kept until a reorg or until the least recently used are evicted' },
   { key: 'minedTraceMemoryMb', arg: 'mib', kind: 'int', group: 'tracing', default: 64, description: 'memory (estimated MiB) for call frames and logs recorded while mining, so the first trace of a mined transaction renders without a replay; 0 disables' },
+  { key: 'chainCacheMb', arg: 'mib', kind: 'int', group: 'chain', default: 64, description: 'memory (estimated MiB) for the embedded chain\'s decoded blocks (a quarter) and state trie nodes and code (the rest) kept in memory, least recently used evicted first; in each thread that holds the chain: the main one and every trace worker' },
   { key: 'maxBodyBytes', arg: 'bytes', kind: 'int', group: 'gateway', default: 5 * 1024 * 1024, description: 'largest accepted request body (HTTP 413 above)' },
   { key: 'maxBatchSize', arg: 'n', kind: 'int', group: 'gateway', default: 1000, description: 'largest accepted JSON-RPC batch (HTTP 413 above)' },
   { key: 'maxResponseBytes', arg: 'bytes', kind: 'int', group: 'gateway', default: 128 * 1024 * 1024, description: 'largest answer of one JSON-RPC batch; elements past it answer -32005 and the batch\'s other calls are cancelled' },
@@ -127,6 +128,7 @@ export const ServiceConfig = z.object({
   traceQueueLimit: z.number().int().min(1),
   traceCacheMb: z.number().int().min(1).max(64 * 1024),
   minedTraceMemoryMb: z.number().int().min(0),
+  chainCacheMb: z.number().int().min(1).max(64 * 1024),
   maxBodyBytes: z.number().int().positive(),
   maxBatchSize: z.number().int().positive(),
   // An answer is one JavaScript string (V8 stops near 512 MiB).

@@ -66,6 +66,7 @@ export async function startEmbeddedChain(config: ServiceConfig, options: Embedde
     gasCap: BigInt(config.gasCap),
     callTimeoutMs: config.callTimeoutMs,
     minedRecordBytes: config.minedTraceMemoryMb * 1024 * 1024,
+    cacheBytes: config.chainCacheMb * 1024 * 1024,
     checkpointInWorker: true,
     logger: logger.child({ part: 'chain' }),
   });
@@ -95,7 +96,7 @@ export async function startEmbeddedChain(config: ServiceConfig, options: Embedde
   // Struct logs and vmTrace are bounded per job: steps and output bytes counted while recording.
   const stepCaps = { maxBytes: config.traceMaxBytes, maxSteps: config.traceMaxSteps };
   const limits = { stepCaps, maxTimeoutMs: config.traceTimeoutMaxMs };
-  const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap), ...limits };
+  const worker = { dataDir: chain.config.dataDir, chainId: chain.chainId, hardfork: chain.config.hardfork, gasCap: BigInt(config.gasCap), chainCacheBytes: config.chainCacheMb * 1024 * 1024, ...limits };
   // Fork mode: workers load the trie nodes they lack through this thread's remote client.
   const pool =
     traceWorkers > 0

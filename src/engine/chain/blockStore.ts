@@ -10,6 +10,7 @@ import { RLP } from '@ethereumjs/rlp';
 import type { Common } from '@ethereumjs/common';
 import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { createPreparedCommon } from './chainConfig.js';
+import { createDecodedBlockCache } from './decodedBlockCache.js';
 import { hasZeroSignature, restoreImpersonatedSenders } from './impersonatedTransaction.js';
 import { type ReceiptRecord, bytesToReceiptRecords, receiptRecordsToBytes } from './receiptCodec.js';
 
@@ -64,8 +65,8 @@ export interface BlockStore {
 export interface BlockStoreOptions {
   db: Database;
   common: Common;
-  /** Decoded blocks kept in memory; default 1024. */
-  cacheBlocks?: number;
+  /** Budget of the decoded blocks kept in memory, estimated bytes (decodedBlockCache.ts); default 16 MiB. */
+  cacheBytes?: number;
   /** Receipt records of the most recently stored blocks kept in memory; default 64. */
   cacheReceiptBlocks?: number;
 }
@@ -89,6 +90,12 @@ CREATE TABLE IF NOT EXISTS sender_keys (hash BLOB PRIMARY KEY, keys BLOB NOT NUL
 /** Bytes of an uncompressed secp256k1 public key without its prefix (ethereumjs's senderPubKey). */
 const KEY_BYTES = 64;
 
+/** number -> hash entries the writer keeps (about 150 bytes each). */
+const CANONICAL_CACHE_ENTRIES = 1024;
+
+/** Headers read alone (replay parents, pre-state roots) kept beside the decoded blocks. */
+const HEADER_CACHE_ENTRIES = 256;
+
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -103,7 +110,6 @@ function fromBuffer(buffer: Buffer): Uint8Array {
  */
 export function createBlockStore(options: BlockStoreOptions): BlockStore {
   const { db, common } = options;
-  const cacheBlocks = options.cacheBlocks ?? 1024;
   // Blocks are decoded with a Common that already holds the block and transaction parameters: a
   // header or transaction constructor otherwise merges them into its own copy each time (a tenth
   // of a cold replay's CPU went to decoding its block and parent).
@@ -139,7 +145,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   db.defaultSafeIntegers(false);
   for (const statement of [q.highest, q.tx]) statement.safeIntegers(true);
   const cacheReceiptBlocks = options.cacheReceiptBlocks ?? 64;
-  const blockCache = new Map<string, Block>();
+  const blockCache = createDecodedBlockCache({ maxBytes: options.cacheBytes });
   // Records of recently stored blocks: the follower and the tracer read a new head's receipts right
   // after it is stored, and would otherwise read the blob back and decode it.
   const receiptCache = new Map<string, readonly ReceiptRecord[]>();
@@ -148,11 +154,6 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   // never keeps a hash another connection has since rewound.
   const canonicalCache = new Map<bigint, Uint8Array>();
   const logStatements = new Map<string, Statement<unknown[], { block_number: bigint; log_index: number }>>();
-
-  function cacheBlock(key: string, block: Block): void {
-    blockCache.set(key, block);
-    if (blockCache.size > cacheBlocks) blockCache.delete(blockCache.keys().next().value as string);
-  }
 
   /** Each signed transaction's sender key as the miner recovered it, into the transaction's own cache. */
   function restoreSenderKeys(block: Block, keys: Buffer | undefined): void {
@@ -183,7 +184,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     // The block's RLP list is [header, transactions, uncles, withdrawals]: only the first is built.
     const header = createBlockHeaderFromBytesArray((RLP.decode(fromBuffer(row.rlp)) as Uint8Array[][])[0]!, { common: decodeCommon });
     headerCache.set(key, header);
-    if (headerCache.size > cacheBlocks) headerCache.delete(headerCache.keys().next().value as string);
+    if (headerCache.size > HEADER_CACHE_ENTRIES) headerCache.delete(headerCache.keys().next().value as string);
     return header;
   }
 
@@ -201,7 +202,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       const senders = receiptsRow ? bytesToReceiptRecords(fromBuffer(receiptsRow.receipts)).map((r) => r.from) : [];
       block = restoreImpersonatedSenders(block, senders, common);
     }
-    cacheBlock(key, block);
+    blockCache.set(key, block, row.rlp.length);
     return block;
   }
 
@@ -234,7 +235,8 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     putCanonicalBlock(block, receipts, preStateRoot) {
       const hash = block.hash();
       const number = block.header.number;
-      q.insertBlock.run(toBuffer(hash), number, toBuffer(block.serialize()), toBuffer(receiptRecordsToBytes(receipts)));
+      const rlp = block.serialize();
+      q.insertBlock.run(toBuffer(hash), number, toBuffer(rlp), toBuffer(receiptRecordsToBytes(receipts)));
       q.insertCanonical.run(number, toBuffer(hash));
       if (block.transactions.length > 0) q.insertSenderKeys.run(toBuffer(hash), senderKeysOf(block));
       const parentRoot = getHeaderByHash(block.header.parentHash)?.stateRoot;
@@ -249,10 +251,10 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
         }
       });
       const key = bytesToUnprefixedHex(hash);
-      cacheBlock(key, block);
+      blockCache.set(key, block, rlp.length);
       receiptCache.set(key, [...receipts]);
       canonicalCache.set(number, hash);
-      if (canonicalCache.size > cacheBlocks) canonicalCache.delete(canonicalCache.keys().next().value as bigint);
+      if (canonicalCache.size > CANONICAL_CACHE_ENTRIES) canonicalCache.delete(canonicalCache.keys().next().value as bigint);
       if (receiptCache.size > cacheReceiptBlocks) receiptCache.delete(receiptCache.keys().next().value as string);
     },
     preStateRoot(block) {

@@ -8,6 +8,7 @@ import type { KZG } from '@ethereumjs/util';
 import { paramsVM } from '@ethereumjs/vm';
 import { ServiceError } from '../../rpc/errors.js';
 import { wasmEcrecover } from './wasmEcrecover.js';
+import { DEFAULT_CHAIN_CACHE_BYTES } from './chainCacheBudget.js';
 import { keccak256 } from '../interpreter/keccak.js';
 import type { ForkSetup } from './forkGenesis.js';
 
@@ -62,6 +63,11 @@ export interface DevChainOptions {
    * transactions, so their first trace renders instead of replaying; 0 records nothing. Default 64 MiB.
    */
   minedRecordBytes?: number;
+  /**
+   * Memory budget (estimated bytes) of the chain's in-memory caches in each thread that holds the
+   * chain (decoded blocks and state trie nodes, chainCacheBudget.ts). Default 64 MiB.
+   */
+  cacheBytes?: number;
   /** Current time in milliseconds; default `Date.now`. */
   clock?: () => number;
   timers?: ChainTimers;
@@ -100,6 +106,7 @@ export interface DevChainConfig {
   callTimeoutMs: number;
   maxLogBlockRange: number;
   minedRecordBytes: number;
+  cacheBytes: number;
   clock: () => number;
   timers: ChainTimers;
   logger: ChainLogger | undefined;
@@ -130,6 +137,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
   if (!(blockTimeSec >= 0)) throw new ServiceError(`invalid block time ${blockTimeSec}`);
   if (!((options.callTimeoutMs ?? 1) > 0)) throw new ServiceError(`invalid call timeout ${options.callTimeoutMs} ms`);
   if (!((options.minedRecordBytes ?? 0) >= 0)) throw new ServiceError(`invalid mined record memory ${options.minedRecordBytes}`);
+  if (!((options.cacheBytes ?? 1) > 0)) throw new ServiceError(`invalid chain cache memory ${options.cacheBytes}`);
   return {
     dataDir: options.dataDir,
     chainId,
@@ -145,6 +153,7 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
     callTimeoutMs: options.callTimeoutMs ?? 5000,
     maxLogBlockRange: options.maxLogBlockRange ?? 10_000,
     minedRecordBytes: options.minedRecordBytes ?? DEFAULT_MINED_RECORD_BYTES,
+    cacheBytes: options.cacheBytes ?? DEFAULT_CHAIN_CACHE_BYTES,
     kzg: options.kzg,
     checkpointInWorker: options.checkpointInWorker ?? false,
     fork: options.fork,

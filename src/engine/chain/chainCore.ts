@@ -23,6 +23,7 @@ import { createForkBlock, forkFingerprint, writeForkState } from './forkGenesis.
 import { type TrieNodeStore, createTrieNodeStore } from '../state/trieNodeStore.js';
 import { type BlockStore, createBlockStore } from './blockStore.js';
 import { createBlockStoreReads } from './blockStoreReads.js';
+import { splitChainCacheBytes } from './chainCacheBudget.js';
 import { type DevChainConfig, createChainCommon } from './chainConfig.js';
 import { loadKzg } from '../execute/kzgSetup.js';
 import { type DevAccount, deriveDevAccounts } from './devAccounts.js';
@@ -125,8 +126,9 @@ export async function openChainCore(config: DevChainConfig): Promise<ChainCore> 
   const accounts = deriveDevAccounts(config.mnemonic, config.accountCount);
   const db = openDatabase(config.dataDir);
   try {
-    const trieStore = createTrieNodeStore({ db });
-    const blocks = createBlockStore({ db, common });
+    const { blockBytes, trieBytes } = splitChainCacheBytes(config.cacheBytes);
+    const trieStore = createTrieNodeStore({ db, cacheBytes: trieBytes });
+    const blocks = createBlockStore({ db, common, cacheBytes: blockBytes });
     const stateKeys = createStateKeyIndex(db);
     // Fork mode: fetched nodes join the pending buffer, so the next commit keeps them.
     const remote = config.fork && createRemoteTrieNodes({ fork: config.fork.point, client: config.fork.client, onNode: (key, value) => trieStore.put(key, value) });

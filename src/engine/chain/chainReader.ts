@@ -18,6 +18,7 @@ import type { RemoteTrieNodes } from '../state/remoteTrieNodes.js';
 import { createTrieNodeStore } from '../state/trieNodeStore.js';
 import { createBlockStore } from './blockStore.js';
 import { createBlockStoreReads } from './blockStoreReads.js';
+import { splitChainCacheBytes } from './chainCacheBudget.js';
 import { createChainCommon } from './chainConfig.js';
 import type { KZG } from '@ethereumjs/util';
 import { createReadCaches } from './readCaches.js';
@@ -32,6 +33,8 @@ export interface ChainReaderOptions {
   kzg?: KZG;
   /** Fork mode: loads what the data dir lacks from the remote (remoteTrieNodes.ts). */
   remote?: RemoteTrieNodes;
+  /** Budget of this reader's decoded blocks and trie nodes, estimated bytes (chainCacheBudget.ts); default 64 MiB. */
+  cacheBytes?: number;
 }
 
 export interface ChainReader extends ChainView {
@@ -44,11 +47,12 @@ export interface ChainReader extends ChainView {
 export function openChainReader(options: ChainReaderOptions): ChainReader {
   const db = new Database(join(options.dataDir, 'chain.sqlite'), { readonly: true, fileMustExist: true });
   const common = createChainCommon(options.chainId, options.hardfork, options.kzg);
-  const trieStore = createTrieNodeStore({ db });
+  const { blockBytes, trieBytes } = splitChainCacheBytes(options.cacheBytes);
+  const trieStore = createTrieNodeStore({ db, cacheBytes: trieBytes });
   // Shared by every VM of this reader: values are keyed by root, so a new block or setter root
   // simply misses, and nothing needs invalidating.
   const stateReads = createStateReadCache();
-  const blocks = createBlockStore({ db, common });
+  const blocks = createBlockStore({ db, common, cacheBytes: blockBytes });
   const vmBlockchain: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
       // Fork mode: blocks below the fork block are the remote's.

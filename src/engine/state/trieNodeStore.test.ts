@@ -49,6 +49,40 @@ describe('trie node store', () => {
     for (let i = 0; i < 5; i++) expect(store.get(`0${i}`)).toEqual(new Uint8Array([i]));
   });
 
+  it('behavior: the in-memory cache never holds more than its byte budget, code-sized entries counted by their size', () => {
+    const { db } = openDb();
+    const maxBytes = 64 * 1024;
+    const store = createTrieNodeStore({ db, cacheBytes: maxBytes });
+    // Nodes of the usual size and a few of code's size (24 KiB), written and read back in turns.
+    const sizes = Array.from({ length: 400 }, (_, i) => (i % 50 === 7 ? 24 * 1024 : 100 + (i % 5) * 100));
+    sizes.forEach((n, i) => {
+      store.put(i.toString(16).padStart(4, '0'), new Uint8Array(n).fill(i & 0xff));
+      if (i % 10 === 9) {
+        db.transaction(() => store.flushPending())();
+        expect(store.cacheStats().bytes).toBeLessThanOrEqual(maxBytes);
+      }
+      if (i > 20) store.get((i - 20).toString(16).padStart(4, '0'));
+    });
+    db.transaction(() => store.flushPending())();
+    const { entries, bytes } = store.cacheStats();
+    expect(bytes).toBeLessThanOrEqual(maxBytes);
+    expect(entries).toBeGreaterThan(50);
+    // Whatever was evicted is still read from SQLite, and then cached again within the budget.
+    for (let i = 0; i < sizes.length; i++) expect(store.get(i.toString(16).padStart(4, '0'))!.length).toBe(sizes[i]);
+    expect(store.cacheStats().bytes).toBeLessThanOrEqual(maxBytes);
+  });
+
+  it('behavior: an entry larger than the whole cache is read from SQLite and not kept', () => {
+    const { db } = openDb();
+    const store = createTrieNodeStore({ db, cacheBytes: 1024 });
+    store.put('aa', new Uint8Array(2048));
+    store.put('bb', new Uint8Array(10));
+    db.transaction(() => store.flushPending())();
+    expect(store.cacheStats().entries).toBe(1);
+    expect(store.get('aa')!.length).toBe(2048);
+    expect(store.cacheStats().entries).toBe(1);
+  });
+
   it('behavior: discardPending drops buffered writes', () => {
     const { db } = openDb();
     const store = createTrieNodeStore({ db });

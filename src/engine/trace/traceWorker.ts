@@ -31,7 +31,7 @@ const remote =
     },
   });
 await loadKeccak(); // the chain's Common hashes with it (chainConfig.ts)
-const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg(), remote });
+const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg(), remote, cacheBytes: data.chainCacheBytes });
 // Jobs use only the record* methods: the rendered-trace cache and its reorg invalidation stay on
 // the main thread.
 const tracer = createTracer({ chain, gasCap: data.gasCap, stepCaps: data.stepCaps, maxTimeoutMs: data.maxTimeoutMs });

@@ -24,6 +24,8 @@ export interface TraceWorkerData {
   stepCaps?: StepCaps;
   /** Longest timeout a job may run with, ms (jobs arrive clamped already; see createTracer). */
   maxTimeoutMs?: number;
+  /** Budget of the worker's chain caches, estimated bytes (engine/chain/chainCacheBudget.ts). */
+  chainCacheBytes?: number;
   /**
    * Fork mode: the remote block the chain was forked from. The worker loads the trie nodes it lacks
    * through the pool (WorkerRemoteCall), which sends the call with the main thread's client.
