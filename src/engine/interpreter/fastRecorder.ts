@@ -3,39 +3,26 @@
 // the same ExecutionRecord as the ethereumjs recorder (record/createRecorder.ts), by the same rules:
 // frames in execution order with geth's error kinds, logs with their position and index among the
 // transaction's live logs, touched accounts with their state before and after the transaction.
-// Steps (struct logs, vmTrace) go through the same step tracker as ethereumjs's recorder
-// (record/stepTracker.ts), fed by the interpreter's step hooks with the event ethereumjs's `step`
-// would carry (the cost of a step that halts follows ethereumjs's gas handlers, see the
-// interpreter's haltingStepCost), and at each frame's end its gas, stack and memory as ethereumjs's
-// run state has them (what vmTrace's last op left behind). Halts whose geth error depends on a
-// gas-first check ethereumjs's recorder makes (writes in a static context, RETURNDATACOPY past the
-// data) are handed to ethereumjs as Unsupported, and so, while steps are recorded, is an opcode
-// that fails to pay for memory near or past 4 GiB (ethereumjs shows its exact BigInt cost).
-import type { InterpreterStep } from '@ethereumjs/evm';
-import { Address, bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { NO_FRAME_OUTPUT_KINDS, classifyHalt, isPairingPrecompile, type PairingGas, pairingHalt } from '../record/frameError.js';
+// Steps (struct logs, vmTrace) are recorded by fastStepRecorder.ts through the same step tracker as
+// ethereumjs's recorder. Halts whose geth error depends on a gas-first check ethereumjs's recorder
+// makes (writes in a static context, RETURNDATACOPY past the data) are handed to ethereumjs as
+// Unsupported, and so, while steps are recorded, is an opcode that fails to pay for memory near or
+// past 4 GiB (ethereumjs shows its exact BigInt cost).
+import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { classifyHalt, isPairingPrecompile, type PairingGas, pairingHalt } from '../record/frameError.js';
 import { createFrameDataCharge } from '../record/frameDataCharge.js';
 import { selfDestructFrame } from '../record/selfDestructFrame.js';
 import { slotKey } from '../record/stateTracker.js';
-import { type StepTracker, createStepTracker } from '../record/stepTracker.js';
 import type { AccountState, ExecutionRecord, FrameError, FrameKind, RecordedFrame, RecordedLog, RecordNeeds, TouchedAccount } from '../record/types.js';
-import { Errors, type FrameHooks, type Message, type MessageResult, type NotStartedCall, type StepHooks, type TouchHooks } from './message.js';
+import { type FastStepRecorder, type OpcodeTable, createFastStepRecorder } from './fastStepRecorder.js';
+import type { FrameHooks, MessageResult, NotStartedCall, TouchHooks } from './message.js';
 import type { ReplayBudget } from './replayBudget.js';
 import { addressBytes } from './words.js';
 import { Unsupported, type WorldState } from './worldState.js';
 
 const EMPTY = new Uint8Array(0);
-const SLOAD = 0x54;
 const SSTORE = 0x55;
 const SENTRY_GAS = 2300;
-
-/** What ethereumjs's step events show of each opcode. */
-export interface OpcodeTable {
-  /** The static fee: a step's cost when the opcode's gas handler fails. */
-  fees: Uint32Array;
-  /** The code its step reports (INVALID, 0xfe, for every undefined opcode). */
-  codes: Uint8Array;
-}
 
 export interface FastRecorderOptions {
   needs: RecordNeeds;
@@ -107,22 +94,8 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
     ...options.needs.steps,
     bounds: options.needs.steps.bounds && replayBudget ? { ...options.needs.steps.bounds, budget: replayBudget } : options.needs.steps.bounds,
   };
-  // The value of the slot an SLOAD step reads, read by the step hook before the tracker asks: a
-  // read of a slot not yet loaded (an SLOAD that halted before loading it) throws StateMiss, which
-  // must reach the driver synchronously (it loads the slot and restarts), not reject onStep.
-  let slotValue = 0n;
-  const readSlot = (): bigint => slotValue;
-  // An error onStep rejected with (none expected: with the slot read beforehand it runs synchronously), thrown at the end.
-  let stepError: unknown;
-  const keepStepError = (error: unknown): void => {
-    stepError ??= error;
-  };
-  let steps: StepTracker | undefined = stepNeeds && createStepTracker(stepNeeds, readSlot);
-  let frameCode: Uint8Array[] = [];
-  // Where the frame that just stopped left its code (StepHooks.codeEnd), read when it exits.
-  let codeEnd: { gasLeft: number; stack: bigint[]; memory: Uint8Array } | undefined;
-
   const current = (): number => (open.length ? open[open.length - 1]!.index : -1);
+  const steps: FastStepRecorder | undefined = stepNeeds && createFastStepRecorder({ needs: stepNeeds, opcodes: options.opcodes, world: () => world!, current });
 
   function addFrame(frame: RecordedFrame): number {
     const index = frames.length;
@@ -180,36 +153,6 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
     return error;
   }
 
-  const stepHooks: StepHooks | undefined = stepNeeds && {
-    memory: stepNeeds.memory,
-    memoryAfterWrites: stepNeeds.effects,
-    fees: options.opcodes?.fees ?? [],
-    step(pc, op, gasLeft, cost, message, refund, stack, memory, childGas) {
-      const tracker = steps!;
-      // As ethereumjs's recorder does at its next step event: a spent budget stops the run.
-      const refused = tracker.refusal();
-      if (refused) throw refused;
-      const event = {
-        pc,
-        opcode: { code: options.opcodes?.codes[op] ?? op, fee: 0, dynamicFee: BigInt(cost) },
-        gasLeft: BigInt(gasLeft),
-        depth: message.depth,
-        gasRefund: BigInt(refund),
-        stack,
-        memory,
-        // Read only for SLOAD/SSTORE (the storage view and its owner).
-        address: op === SLOAD || op === SSTORE ? new Address(addressBytes(message.address)) : undefined,
-      } as unknown as InterpreterStep;
-      if (op === SLOAD && stepNeeds.storage && stack.length > 0) slotValue = world!.sload(world!.get(message.address), stack[stack.length - 1]!);
-      // Synchronous here: the slot reader answers without awaiting.
-      tracker.onStep(event, current()).catch(keepStepError);
-      if (childGas !== undefined) tracker.onCallOpcode(current(), BigInt(childGas));
-    },
-    codeEnd(gasLeft, stack, memory) {
-      codeEnd = { gasLeft, stack, memory };
-    },
-  };
-
   const hooks: FrameHooks = {
     reset() {
       frames = [];
@@ -220,10 +163,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
       world = undefined;
       replayBudget?.restart();
       charge = createFrameDataCharge(bounds);
-      steps = stepNeeds && createStepTracker(stepNeeds, readSlot);
-      frameCode = [];
-      codeEnd = undefined;
-      stepError = undefined;
+      steps?.reset();
     },
 
     begin(w) {
@@ -258,7 +198,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
         requestedGas: message.requestedGas === undefined ? undefined : BigInt(message.requestedGas),
       });
       open.push({ index, address: message.address, aliveLogsAtStart: aliveLogs });
-      steps?.onFrameStart(index, parent);
+      steps?.frameStart(index, parent);
     },
 
     exit(message, result) {
@@ -273,7 +213,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
       frame.error = error;
       if (error && error.kind !== 'revert') frame.output = EMPTY;
       if (error) aliveLogs = top.aliveLogsAtStart;
-      if (steps) endStepFrame(top.index, frame, message, result);
+      steps?.frameExit(top.index, frame, message, result);
     },
 
     notStarted(call) {
@@ -297,7 +237,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
         logs: [],
         requestedGas: BigInt(call.requestedGas),
       });
-      steps?.onCallNeverStarted(parent);
+      steps?.callNeverStarted(parent);
     },
 
     selfDestruct(address, beneficiary, balance) {
@@ -313,27 +253,8 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
     },
 
     touches: options.needs.state ? touches : undefined,
-    steps: stepHooks,
+    steps: steps?.hooks,
   };
-
-  /** A frame's end as ethereumjs's recorder reports it to the step tracker. */
-  function endStepFrame(index: number, frame: RecordedFrame, message: Message, result: MessageResult): void {
-    const code = message.initCode ?? (frame.precompile ? EMPTY : world!.code(world!.get(message.codeAddress)));
-    frameCode[index] = code;
-    steps!.onFrameCode(code);
-    const returnsData = result.error === undefined || result.error === Errors.REVERT;
-    const error = frame.error;
-    // A frame that ran no code (a precompile, no code, a create that collided) reported no end.
-    const end = codeEnd;
-    codeEnd = undefined;
-    steps!.onFrameEnd(index, frame.parent, {
-      gasLeft: BigInt(end?.gasLeft ?? result.gasLeft),
-      stack: end?.stack,
-      memory: end?.memory,
-      haltedAtLastStep: error && !NO_FRAME_OUTPUT_KINDS.has(error.kind) ? error : undefined,
-      returnData: returnsData && !(isCreate(frame.kind) && result.error === undefined) ? result.output : EMPTY,
-    });
-  }
 
   function postOf(address: bigint): AccountState | undefined {
     const w = world!;
@@ -348,10 +269,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
   return {
     hooks,
     finish(end) {
-      if (stepError !== undefined) throw stepError;
-      // The last steps (or frame ends) may have spent the budget with no step left to throw it.
-      const refused = steps?.refusal();
-      if (refused) throw refused;
+      const recorded = steps?.finish();
       const w = end.world;
       if (options.needs.state) {
         for (const entry of accounts.values()) {
@@ -379,8 +297,8 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
         frames,
         logs,
         accounts: options.needs.state ? accounts : undefined,
-        steps: steps?.steps,
-        frameCode: steps ? frameCode : undefined,
+        steps: recorded?.steps,
+        frameCode: recorded?.frameCode,
         hardfork: end.hardfork,
         ...(charge.dropped() ? { incomplete: true as const } : {}),
       };

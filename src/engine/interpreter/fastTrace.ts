@@ -11,7 +11,8 @@ import { type Address, bigIntToBytes, bytesToBigInt, generateAddress } from '@et
 import type { VM } from '@ethereumjs/vm';
 import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
 import { type FastCallOutcome, fastCallStats, runFastCall, unsupportedReason } from './fastCall.js';
-import { type OpcodeTable, createFastRecorder } from './fastRecorder.js';
+import { createFastRecorder } from './fastRecorder.js';
+import type { OpcodeTable } from './fastStepRecorder.js';
 import { type ReplayBudget, createReplayBudget } from './replayBudget.js';
 import { StateMiss } from './worldState.js';
 
