@@ -74,12 +74,14 @@ describe(`load: ${RUN_SEC} s of mixed traffic at ${OPS_PER_SEC} ops/s against bi
   });
 
   it('behavior: RSS, heap, open descriptors, event-loop delay and the store\'s size stay flat; no delivery lost', { timeout: (RUN_SEC + 180) * 1000 }, async () => {
-    // Delivered events are kept 20 s, and the bounded caches are small (4 MiB each), so the store
-    // and the caches reach their steady size within the warm-up: growth after it is a leak.
+    // Delivered events are kept 20 s, and the bounded caches are small (4 MiB each, per thread for
+    // the chain's), so the store and the caches reach their steady size within the warm-up: growth
+    // after it is a leak. At their defaults the chain's caches (64 MiB in each thread) fill for
+    // about 50 minutes at this rate: growth a 10-minute run could not tell from a leak.
     service = await spawnTracehook({
       dataDir,
       from: 'build',
-      args: ['--log-level', 'warn', '--webhook-retention-sec', '20', '--webhook-dead-letter-retention-sec', '20', '--trace-cache-mb', '4', '--mined-trace-memory-mb', '4', ...EXTRA_ARGS],
+      args: ['--log-level', 'warn', '--webhook-retention-sec', '20', '--webhook-dead-letter-retention-sec', '20', '--trace-cache-mb', '4', '--mined-trace-memory-mb', '4', '--chain-cache-mb', '4', ...EXTRA_ARGS],
     });
     const p = service;
     const headers = { 'content-type': 'application/json', 'x-service-token': p.authToken };

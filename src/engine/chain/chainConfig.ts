@@ -65,7 +65,7 @@ export interface DevChainOptions {
   minedRecordBytes?: number;
   /**
    * Memory budget (estimated bytes) of the chain's in-memory caches in each thread that holds the
-   * chain (decoded blocks and state trie nodes, chainCacheBudget.ts). Default 64 MiB.
+   * chain (decoded blocks, state reads and state trie nodes, chainCacheBudget.ts). Default 80 MiB.
    */
   cacheBytes?: number;
   /** Current time in milliseconds; default `Date.now`. */

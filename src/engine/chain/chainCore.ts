@@ -255,7 +255,7 @@ function createCore(parts: CoreParts): ChainCore {
 
   // Trie reads shared by every overlay (eth_call, estimates, in-process traces), keyed by root: a
   // root's content never changes, so nothing is ever stale. The persistent miner state keeps its own.
-  const stateReads = createStateReadCache();
+  const stateReads = createStateReadCache({ maxBytes: splitChainCacheBytes(config.cacheBytes).stateReadBytes });
 
   async function openState(root: Uint8Array, mode: 'persistent' | 'overlay'): Promise<MerkleStateManager> {
     try {

@@ -33,7 +33,7 @@ export interface ChainReaderOptions {
   kzg?: KZG;
   /** Fork mode: loads what the data dir lacks from the remote (remoteTrieNodes.ts). */
   remote?: RemoteTrieNodes;
-  /** Budget of this reader's decoded blocks and trie nodes, estimated bytes (chainCacheBudget.ts); default 64 MiB. */
+  /** Budget of this reader's decoded blocks, state reads and trie nodes, estimated bytes (chainCacheBudget.ts); default 80 MiB. */
   cacheBytes?: number;
 }
 
@@ -47,11 +47,11 @@ export interface ChainReader extends ChainView {
 export function openChainReader(options: ChainReaderOptions): ChainReader {
   const db = new Database(join(options.dataDir, 'chain.sqlite'), { readonly: true, fileMustExist: true });
   const common = createChainCommon(options.chainId, options.hardfork, options.kzg);
-  const { blockBytes, trieBytes } = splitChainCacheBytes(options.cacheBytes);
+  const { blockBytes, stateReadBytes, trieBytes } = splitChainCacheBytes(options.cacheBytes);
   const trieStore = createTrieNodeStore({ db, cacheBytes: trieBytes });
   // Shared by every VM of this reader: values are keyed by root, so a new block or setter root
   // simply misses, and nothing needs invalidating.
-  const stateReads = createStateReadCache();
+  const stateReads = createStateReadCache({ maxBytes: stateReadBytes });
   const blocks = createBlockStore({ db, common, cacheBytes: blockBytes });
   const vmBlockchain: EVMMockBlockchainInterface = {
     async getBlock(number: number) {

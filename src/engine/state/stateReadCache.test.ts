@@ -34,6 +34,25 @@ describe('state read cache', () => {
     expect(cache.get('new', 'a')).toEqual(value(5));
   });
 
+  it('behavior: maxBytes bounds the estimate across roots of one key each, as under steady blocks; overwrites and eviction keep the figure right', () => {
+    const maxBytes = 64 * 1024;
+    const cache = createStateReadCache({ maxBytes });
+    for (let block = 0; block < 2000; block++) {
+      const root = block.toString(16).padStart(64, '0');
+      cache.set(root, 'f39fd6e51aad88f6f4ce6ab8827279cfffb92266', new Uint8Array(76));
+      if (block % 3 === 0) cache.set(root, '70997970c51812dc3a010c7d01b50e0d17dc79c8', null);
+      if (block % 5 === 0) cache.set(root, 'f39fd6e51aad88f6f4ce6ab8827279cfffb92266', new Uint8Array(70));
+      expect(cache.bytes()).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(cache.size()).toBeGreaterThan(50);
+    expect(cache.get((1999).toString(16).padStart(64, '0'), 'f39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toEqual(new Uint8Array(76));
+    expect(cache.get('0'.repeat(64), 'f39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBeUndefined();
+    // Emptied by eviction, the figure comes back to nothing: every byte counted in was counted out.
+    const tiny = createStateReadCache({ maxBytes: 1 });
+    tiny.set('aa', 'k', value(1));
+    expect([tiny.size(), tiny.bytes()]).toEqual([0, 0]);
+  });
+
   it('behavior: one root larger than the bound keeps its newest keys; overwriting does not grow it', () => {
     const cache = createStateReadCache({ maxEntries: 100 });
     for (let i = 0; i < 1000; i++) cache.set('root', `k${i}`, value(i & 0xff));
