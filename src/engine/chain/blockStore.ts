@@ -8,7 +8,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import { type Block, type BlockHeader, createBlockFromRLP, createBlockHeaderFromBytesArray } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import type { Common } from '@ethereumjs/common';
-import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
+import { flatHex } from '../state/flatHex.js';
 import { createPreparedCommon } from './chainConfig.js';
 import { createDecodedBlockCache } from './decodedBlockCache.js';
 import { hasZeroSignature, restoreImpersonatedSenders } from './impersonatedTransaction.js';
@@ -176,7 +177,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   const headerCache = new Map<string, BlockHeader>();
 
   function getHeaderByHash(hash: Uint8Array): BlockHeader | undefined {
-    const key = bytesToUnprefixedHex(hash);
+    const key = flatHex(hash);
     const cached = blockCache.get(key)?.header ?? headerCache.get(key);
     if (cached) return cached;
     const row = q.blockRlp.get(toBuffer(hash));
@@ -189,7 +190,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   }
 
   function getBlockByHash(hash: Uint8Array): Block | undefined {
-    const key = bytesToUnprefixedHex(hash);
+    const key = flatHex(hash);
     const cached = blockCache.get(key);
     if (cached) return cached;
     const row = q.blockRlp.get(toBuffer(hash));
@@ -223,7 +224,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     getBlockByHash,
     getHeaderByHash,
     getReceiptRecords(blockHash) {
-      const cached = receiptCache.get(bytesToUnprefixedHex(blockHash));
+      const cached = receiptCache.get(flatHex(blockHash));
       if (cached) return [...cached];
       const row = q.receipts.get(toBuffer(blockHash));
       return row ? bytesToReceiptRecords(fromBuffer(row.receipts)) : undefined;
@@ -250,7 +251,7 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
           q.insertLog.run(number, logIndex++, toBuffer(log.address), t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
         }
       });
-      const key = bytesToUnprefixedHex(hash);
+      const key = flatHex(hash);
       blockCache.set(key, block, rlp.length);
       receiptCache.set(key, [...receipts]);
       canonicalCache.set(number, hash);

@@ -3,7 +3,8 @@
 // store only when that block becomes the head, leave it when the block leaves the chain, and the
 // oldest blocks are evicted first when an estimate of their size passes the byte budget.
 import type { Block } from '@ethereumjs/block';
-import { bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
+import { flatHex } from '../state/flatHex.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import type { HeadEvent } from './types.js';
 
@@ -107,7 +108,7 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
 
   function add(block: Block, records: readonly ExecutionRecord[]): void {
     const blockHash = block.hash();
-    const key = bytesToUnprefixedHex(blockHash);
+    const key = flatHex(blockHash);
     removeBlock(key);
     const size = records.reduce((sum, r) => sum + estimateRecordBytes(r), 0);
     if (records.length === 0 || size > maxBytes || records.some((r) => r.incomplete)) return;
@@ -116,7 +117,7 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
       removeBlock(oldest);
       evictedBlocks++;
     }
-    const txKeys = block.transactions.map((tx) => bytesToUnprefixedHex(tx.hash()));
+    const txKeys = block.transactions.map((tx) => flatHex(tx.hash()));
     txKeys.forEach((txKey, i) => byTx.set(txKey, { blockHash, record: records[i]! }));
     blocks.set(key, { blockHash, txKeys, bytes: size });
     bytes += size;
@@ -131,13 +132,13 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
       staged = undefined;
     },
     onHead(event) {
-      for (const gone of event.removed) removeBlock(bytesToUnprefixedHex(gone.hash()));
+      for (const gone of event.removed) removeBlock(flatHex(gone.hash()));
       const pending = staged;
       staged = undefined;
       if (pending && event.removed.length === 0 && equalsBytes(pending.block.hash(), event.block.hash())) add(pending.block, pending.records);
     },
     get(txHash) {
-      return byTx.get(bytesToUnprefixedHex(txHash));
+      return byTx.get(flatHex(txHash));
     },
     stats() {
       return { blocks: blocks.size, transactions: byTx.size, bytes, maxBytes, evictedBlocks };

@@ -11,7 +11,6 @@ import {
   EthereumJSErrorWithoutCode,
   KECCAK256_RLP,
   ValueEncoding,
-  bytesToUnprefixedHex,
   createAccountFromRLP,
   equalsBytes,
   unpadBytes,
@@ -21,6 +20,7 @@ import type { RemoteTrieNodes } from './remoteTrieNodes.js';
 import type { StateReadCache } from './stateReadCache.js';
 import { createOverlayTrieDb, createPersistentTrieDb } from './trieDb.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
+import { flatHex } from './flatHex.js';
 
 export interface StateManagerAtOptions {
   store: TrieNodeStore;
@@ -69,7 +69,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
   private accountRootHex(root: Uint8Array): string {
     if (root !== this.rootBytes) {
       this.rootBytes = root;
-      this.rootHex = bytesToUnprefixedHex(root);
+      this.rootHex = flatHex(root);
     }
     return this.rootHex;
   }
@@ -132,7 +132,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
     if (elem !== undefined) return elem.accountRLP !== undefined ? this.accountFromRLP(elem.accountRLP) : undefined;
     const root = this._trie.root();
     const rootHex = this.accountRootHex(root);
-    const keyHex = bytesToUnprefixedHex(address.bytes);
+    const keyHex = flatHex(address.bytes);
     let rlp = this.reads.get(rootHex, keyHex);
     if (rlp === undefined) rlp = await this.readThrough(this._trie, rootHex, keyHex, address.bytes);
     if (rlp === null) {
@@ -153,8 +153,8 @@ export class CachedStorageStateManager extends MerkleStateManager {
     if (cached !== undefined) return RLP.decode(cached ?? new Uint8Array(0)) as Uint8Array;
     const account = await this.getAccount(address);
     if (!account) return new Uint8Array();
-    const keyHex = bytesToUnprefixedHex(key);
-    const rootHex = bytesToUnprefixedHex(account.storageRoot);
+    const keyHex = flatHex(key);
+    const rootHex = flatHex(account.storageRoot);
     let value = this.reads.get(rootHex, keyHex);
     if (value === undefined) value = await this.readThrough(this.storageReader(rootHex, account.storageRoot, address), rootHex, keyHex, key);
     cache.put(address, key, value ?? ABSENT_STORAGE);
