@@ -94,9 +94,6 @@ const KEY_BYTES = 64;
 /** number -> hash entries the writer keeps (about 150 bytes each). */
 const CANONICAL_CACHE_ENTRIES = 1024;
 
-/** Headers read alone (replay parents, pre-state roots) kept beside the decoded blocks. */
-const HEADER_CACHE_ENTRIES = 256;
-
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -174,19 +171,14 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
     return keys;
   }
 
-  const headerCache = new Map<string, BlockHeader>();
-
   function getHeaderByHash(hash: Uint8Array): BlockHeader | undefined {
     const key = flatHex(hash);
-    const cached = blockCache.get(key)?.header ?? headerCache.get(key);
+    const cached = blockCache.get(key)?.header;
     if (cached) return cached;
     const row = q.blockRlp.get(toBuffer(hash));
     if (!row) return undefined;
     // The block's RLP list is [header, transactions, uncles, withdrawals]: only the first is built.
-    const header = createBlockHeaderFromBytesArray((RLP.decode(fromBuffer(row.rlp)) as Uint8Array[][])[0]!, { common: decodeCommon });
-    headerCache.set(key, header);
-    if (headerCache.size > HEADER_CACHE_ENTRIES) headerCache.delete(headerCache.keys().next().value as string);
-    return header;
+    return createBlockHeaderFromBytesArray((RLP.decode(fromBuffer(row.rlp)) as Uint8Array[][])[0]!, { common: decodeCommon });
   }
 
   function getBlockByHash(hash: Uint8Array): Block | undefined {
@@ -270,9 +262,9 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
         q.deleteBlock.run(row.hash);
         q.deletePreStateRoot.run(row.hash);
         q.deleteSenderKeys.run(row.hash);
-        blockCache.delete(row.hash.toString('hex'));
-        headerCache.delete(row.hash.toString('hex'));
-        receiptCache.delete(row.hash.toString('hex'));
+        const key = flatHex(row.hash);
+        blockCache.delete(key);
+        receiptCache.delete(key);
       }
       q.deleteCanonicalAbove.run(number);
       for (const cachedNumber of [...canonicalCache.keys()]) if (cachedNumber > number) canonicalCache.delete(cachedNumber);

@@ -9,7 +9,7 @@ import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import { callBlockFor, type BlockOverrides, type CallBlockCache } from './callBlock.js';
 import { callPaysForGas, callToTransaction, callTxCommon, type CallRequest } from './callTransaction.js';
 import { type ExecutionGuardOptions, guardCheck } from './executionGuard.js';
-import { runFastRecordedCall } from '../interpreter/fastTrace.js';
+import { runFastRecorded } from '../interpreter/fastTrace.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import { runRecordedTransaction } from './runTransaction.js';
 
@@ -56,7 +56,7 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   if (options.stateless && !senderHasCode && fastCallsEnabled()) {
     // The interpreter first; whatever it does not implement runs on ethereumjs.
     const guard = options.guard;
-    const fast = await runFastRecordedCall({ vm, tx, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+    const fast = await runFastRecorded({ vm, tx, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
     if (fast.record) return fast.record;
     needs = fast.fallbackNeeds;
   }

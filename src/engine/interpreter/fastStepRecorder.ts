@@ -1,7 +1,7 @@
 // The step side of the interpreter's recorder (fastRecorder.ts): the interpreter's step hooks feed
 // the same step tracker as ethereumjs's recorder (record/stepTracker.ts) with the event
 // ethereumjs's `step` would carry (the cost of a step that halts follows ethereumjs's gas handlers,
-// see the interpreter's haltingStepCost), and at each frame's end its gas, stack and memory as
+// haltingStepCost.ts), and at each frame's end its gas, stack and memory as
 // ethereumjs's run state has them (what vmTrace's last op left behind). Frames are fastRecorder's.
 import type { InterpreterStep } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';

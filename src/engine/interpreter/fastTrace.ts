@@ -54,11 +54,6 @@ function precompileSetOf(vm: VM): Set<bigint> {
 /** The record of `tx` run on the interpreter, or the needs to run it with on ethereumjs. */
 export type FastTraceResult = { record: ExecutionRecord; outcome: FastCallOutcome } | { record: undefined; fallbackNeeds: RecordNeeds };
 
-/** The record of `tx` run on the interpreter, or the needs to run it with on ethereumjs. */
-export async function runFastRecordedCall(options: FastTraceOptions): Promise<{ record: ExecutionRecord } | { record: undefined; fallbackNeeds: RecordNeeds }> {
-  return runFastRecorded(options);
-}
-
 /** The job's budget of `needs` (frames and steps share it), if any. */
 function budgetOf(needs: RecordNeeds): StepBudget | undefined {
   const frames = needs.frames?.kind === 'refuse' ? needs.frames.budget : undefined;

@@ -7,10 +7,12 @@
 // implemented here (BLOCKHASH, EIP-7702 delegated code, the asynchronous precompiles), it throws
 // Unsupported and the caller runs the request on ethereumjs instead.
 import { bigIntToBytes, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
+import { writesMemory } from '../record/stepTracker.js';
+import { haltingStepCost } from './haltingStepCost.js';
 import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
-import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type StepHooks, type SyncPrecompile } from './message.js';
+import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
 import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned, wordToBytes } from './words.js';
 import { type Account, Unsupported, type WorldState } from './worldState.js';
 
@@ -26,9 +28,8 @@ const STACK_LIMIT = 1024;
 const DEPTH_LIMIT = 1024;
 /** ethereumjs's memory store starts at, and grows by, this many bytes. */
 const STORE_CHUNK = 8192;
-/** Opcodes whose memory window vmTrace shows (record/stepTracker.ts's memoryWritten). */
-const WRITES_MEMORY = new Uint8Array(256);
-for (const op of [0x51, 0x52, 0x53, 0x37, 0x39, 0x3e, 0x5e, 0x3c, 0xf1, 0xf2, 0xf4, 0xfa]) WRITES_MEMORY[op] = 1;
+/** Opcodes whose memory window vmTrace shows, as a table the loop reads. */
+const WRITES_MEMORY = Uint8Array.from({ length: 256 }, (_, op) => (writesMemory(op) ? 1 : 0));
 
 function isDelegation(code: Uint8Array): boolean {
   return code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
@@ -971,27 +972,6 @@ export class Interpreter {
       return halted;
     }
   }
-}
-
-const CALL_FAMILY = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
-
-/**
- * The cost ethereumjs's step reports for an opcode that halts exceptionally, from what the
- * interpreter charged for it and the charge that did not fit. ethereumjs reports the whole cost when
- * its gas handler returned one (the charge then fails, or the opcode itself fails after the charge),
- * and the static fee alone when the gas handler threw: a stack underflow it peeked, the EIP-2200
- * sentry, a CALL-family opcode that cannot pay its own cost. The interpreter checks in ethereumjs's
- * order, so nothing charged and no failed charge means the gas handler's peek or check failed.
- */
-function haltingStepCost(hooks: StepHooks, op: number, charged: number, failedUse: number): number {
-  if (failedUse > 0 && CALL_FAMILY.has(op)) return hooks.fees[op] ?? 0;
-  if (failedUse > 0) {
-    // ethereumjs prices memory exactly (a BigInt the step shows); the interpreter stops at Infinity
-    // past 4 GiB, and its doubles may round the quadratic term from 2^26.5 words on (a cost of 2^44).
-    if (failedUse >= 2 ** 43) throw new Unsupported('an opcode past 2^43 gas of memory while steps are recorded');
-    return charged + failedUse;
-  }
-  return charged > 0 ? charged : (hooks.fees[op] ?? 0);
 }
 
 /** ethereumjs's text for a bad jump names the code hash, the address and the pc. */

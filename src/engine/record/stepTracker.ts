@@ -71,6 +71,11 @@ function memoryWritten(op: number, stack: bigint[]): [bigint, bigint] | undefine
   }
 }
 
+/** Whether `op` writes memory (vmTrace shows the window it wrote; the interpreter copies memory after it). */
+export function writesMemory(op: number): boolean {
+  return memoryWritten(op, []) !== undefined;
+}
+
 interface PendingEffect {
   step: RecordedStep;
   /** Input stack of the step (needed to find the written memory window and SSTORE pair). */

@@ -7,8 +7,3 @@
 export function flatHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 }
-
-/** A flat copy of a hex string that may be a chain of pieces (keys handed in by ethereumjs). */
-export function flattenHex(hex: string): string {
-  return Buffer.from(hex, 'latin1').toString('latin1');
-}
