@@ -1,10 +1,11 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): top functions by self time and by inclusive
 // time, so profiles can be compared in docs/performance.md without a GUI.
 //
-//   npx tsx bench/cpuProfileSummary.ts FILE.cpuprofile [--top 30] [--match TEXT] [--last-sec N]
+//   npx tsx bench/cpuProfileSummary.ts FILE.cpuprofile [--top 30] [--match TEXT] [--last-sec N] [--skip-last-sec M]
 //
 // `--match TEXT` also prints the inclusive share of every function whose name or URL contains TEXT;
-// `--last-sec N` keeps only the last N seconds of samples (the load, not start-up and mining).
+// `--last-sec N` keeps only the last N seconds of samples (the load, not start-up and mining);
+// `--skip-last-sec M` drops the final M seconds first (the service's shutdown after the load).
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -27,6 +28,8 @@ const matchIndex = process.argv.indexOf('--match');
 const MATCH = matchIndex > 0 ? process.argv[matchIndex + 1] : undefined;
 const lastIndex = process.argv.indexOf('--last-sec');
 const LAST_US = lastIndex > 0 ? Number(process.argv[lastIndex + 1]) * 1e6 : Infinity;
+const skipIndex = process.argv.indexOf('--skip-last-sec');
+const SKIP_US = skipIndex > 0 ? Number(process.argv[skipIndex + 1]) * 1e6 : 0;
 
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -46,7 +49,7 @@ let atUs = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
   atUs += dt;
-  if (endUs - atUs > LAST_US) return;
+  if (endUs - atUs > LAST_US + SKIP_US || endUs - atUs < SKIP_US) return;
   selfUs.set(id, (selfUs.get(id) ?? 0) + dt);
   totalUs += dt;
 });

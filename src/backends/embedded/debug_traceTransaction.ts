@@ -8,8 +8,6 @@ import type { TraceMethodDeps } from './traceMethodDeps.js';
 export function debug_traceTransaction({ tracer }: TraceMethodDeps): MethodHandler<(typeof debugSchema)['debug_traceTransaction']> {
   return async ([hash, options], ctx) => {
     const { request, timeoutMs } = traceOptionsOrDefault(options);
-    return tracer.cachedTransaction(hash, `debug_traceTransaction:${requestKey(request)}`, (mined) =>
-      tracer.traceTransaction(mined, { format: 'geth', request: toEngineRequest(request) }, timeoutMs, ctx),
-    );
+    return tracer.traceMinedTransaction(hash, `debug_traceTransaction:${requestKey(request)}`, { format: 'geth', request: toEngineRequest(request) }, timeoutMs, ctx);
   };
 }

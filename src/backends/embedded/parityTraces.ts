@@ -10,7 +10,7 @@ import type { RawJson } from '../../rpc/rawJson.js';
 
 /** trace_transaction entries of mined transaction `hash`, as JSON text (ResourceNotFoundError if unknown). */
 export function transactionTraceEntries(tracer: Tracer, hash: Hex, scope?: JobScope): Promise<RawJson> {
-  return tracer.cachedTransaction(hash, 'trace_transaction', (mined) => tracer.traceTransaction(mined, { format: 'parityTrace' }, undefined, scope));
+  return tracer.traceMinedTransaction(hash, 'trace_transaction', { format: 'parityTrace' }, undefined, scope);
 }
 
 /** trace_block entries of a block: every transaction's entries in order, as JSON text. */
@@ -27,7 +27,5 @@ export function blockReplayResults(tracer: Tracer, block: Block, types: ParityTr
 
 /** trace_replayTransaction result of mined transaction `hash`, as JSON text. */
 export function transactionReplayResult(tracer: Tracer, hash: Hex, types: ParityTraceType[], scope?: JobScope): Promise<RawJson> {
-  return tracer.cachedTransaction(hash, `trace_replayTransaction:${types.join(',')}`, (mined) =>
-    tracer.traceTransaction(mined, { format: 'parityResults', types }, undefined, scope),
-  );
+  return tracer.traceMinedTransaction(hash, `trace_replayTransaction:${types.join(',')}`, { format: 'parityResults', types }, undefined, scope);
 }

@@ -184,7 +184,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
         logs: receipt.logs.map(([address, topics, data]) => ({ address, topics, data })),
       };
     });
-    store?.stage(block, records);
+    store?.stage(block, records, receipts);
     return { block, preStateRoot, receipts, results, records: store && records, skipped };
   }
 

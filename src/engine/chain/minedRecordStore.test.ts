@@ -134,7 +134,7 @@ describe('mined record store', () => {
     const { chain } = await open();
     const hash = await chain.sendRawTransaction(transfer(chain, 0, 0n));
     const block = (await chain.getBlockByNumber(1n))!;
-    store.stage(block, [chain.minedRecord!(hash)!.record]);
+    store.stage(block, [chain.minedRecord!(hash)!.record], [{ logs: [] }]);
     store.onHead({ block, removed: [] });
     expect(store.get(hash)).toBeUndefined();
     expect(store.stats()).toMatchObject({ blocks: 0, bytes: 0, evictedBlocks: 0 });

@@ -16,9 +16,14 @@ import type { HeadEvent } from './types.js';
  */
 export const MINED_RECORD_NEEDS: RecordNeeds = { state: false, steps: undefined, frames: { kind: 'drop', maxBytes: 1024 * 1024 } };
 
-/** A mined transaction's record and the block it was recorded in. */
+/** A mined transaction's record and where it sits in the block it was recorded in. */
 export interface MinedRecord {
   blockHash: Uint8Array;
+  blockNumber: bigint;
+  /** Position of the transaction in its block. */
+  index: number;
+  /** Block-level index of the transaction's first log (the logs of the receipts before it). */
+  logIndexOffset: number;
   record: ExecutionRecord;
 }
 
@@ -34,10 +39,10 @@ export interface MinedRecordStoreStats {
 
 export interface MinedRecordStore {
   /**
-   * Holds the records of a block the miner just built (`records[i]` belongs to
+   * Holds the records of a block the miner just built (`records[i]` and `receipts[i]` belong to
    * `block.transactions[i]`) until it becomes the head; replaces any earlier staged block.
    */
-  stage(block: Block, records: readonly ExecutionRecord[]): void;
+  stage(block: Block, records: readonly ExecutionRecord[], receipts: readonly { logs: readonly unknown[] }[]): void;
   /** Forgets the staged block (its build was reset and will not be committed). */
   discardStaged(): void;
   /** Applies a head change: stores the staged block if it is the new head, drops removed blocks. */
@@ -96,7 +101,7 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
   const blocks = new Map<string, StoredBlock>();
   let bytes = 0;
   let evictedBlocks = 0;
-  let staged: { block: Block; records: readonly ExecutionRecord[] } | undefined;
+  let staged: { block: Block; records: readonly ExecutionRecord[]; logIndexOffsets: number[] } | undefined;
 
   function removeBlock(key: string): void {
     const stored = blocks.get(key);
@@ -106,7 +111,7 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
     for (const txKey of stored.txKeys) if (byTx.get(txKey)?.blockHash === stored.blockHash) byTx.delete(txKey);
   }
 
-  function add(block: Block, records: readonly ExecutionRecord[]): void {
+  function add(block: Block, records: readonly ExecutionRecord[], logIndexOffsets: readonly number[]): void {
     const blockHash = block.hash();
     const key = flatHex(blockHash);
     removeBlock(key);
@@ -118,15 +123,24 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
       evictedBlocks++;
     }
     const txKeys = block.transactions.map((tx) => flatHex(tx.hash()));
-    txKeys.forEach((txKey, i) => byTx.set(txKey, { blockHash, record: records[i]! }));
+    const blockNumber = block.header.number;
+    txKeys.forEach((txKey, i) => byTx.set(txKey, { blockHash, blockNumber, index: i, logIndexOffset: logIndexOffsets[i]!, record: records[i]! }));
     blocks.set(key, { blockHash, txKeys, bytes: size });
     bytes += size;
   }
 
   return {
-    stage(block, records) {
-      if (records.length !== block.transactions.length) throw new Error(`staged ${records.length} records for ${block.transactions.length} transactions`);
-      staged = { block, records };
+    stage(block, records, receipts) {
+      if (records.length !== block.transactions.length || receipts.length !== block.transactions.length) {
+        throw new Error(`staged ${records.length} records and ${receipts.length} receipts for ${block.transactions.length} transactions`);
+      }
+      const logIndexOffsets: number[] = [];
+      let logs = 0;
+      for (const receipt of receipts) {
+        logIndexOffsets.push(logs);
+        logs += receipt.logs.length;
+      }
+      staged = { block, records, logIndexOffsets };
     },
     discardStaged() {
       staged = undefined;
@@ -135,7 +149,7 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
       for (const gone of event.removed) removeBlock(flatHex(gone.hash()));
       const pending = staged;
       staged = undefined;
-      if (pending && event.removed.length === 0 && equalsBytes(pending.block.hash(), event.block.hash())) add(pending.block, pending.records);
+      if (pending && event.removed.length === 0 && equalsBytes(pending.block.hash(), event.block.hash())) add(pending.block, pending.records, pending.logIndexOffsets);
     },
     get(txHash) {
       return byTx.get(flatHex(txHash));

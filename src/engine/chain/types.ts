@@ -5,7 +5,7 @@ import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { VM } from '@ethereumjs/vm';
 import type { BlockId } from '../../rpc/schema/primitives.js';
-import type { ExecutionRecord } from '../record/types.js';
+import type { MinedRecord } from './minedRecordStore.js';
 
 /** A log as stored with its receipt. `logIndex` is the position in the block (not in the tx). */
 export interface ChainLog {
@@ -120,8 +120,9 @@ export interface ChainView {
   onHead(listener: (event: HeadEvent) => void): () => void;
   /**
    * The execution record the miner kept of mined transaction `txHash` (frames and logs only: no
-   * state, no steps) with the hash of the block it was recorded in; undefined when none is kept
-   * (disabled, evicted, or a chain that does not mine, such as a trace worker's reader).
+   * state, no steps) with the canonical block it was recorded in and its place there; undefined
+   * when none is kept (disabled, evicted, or a chain that does not mine, such as a trace worker's
+   * reader). A block that leaves the chain takes its records with it.
    */
-  minedRecord?(txHash: Uint8Array): { blockHash: Uint8Array; record: ExecutionRecord } | undefined;
+  minedRecord?(txHash: Uint8Array): MinedRecord | undefined;
 }

@@ -35,8 +35,23 @@ function tracers(chain: DevChain): { kept: Tracer; replay: Tracer } {
 
 const parse = (raw: { text: string }): unknown => JSON.parse(raw.text);
 
+/** A tracer using kept records over `chain`, and how often it has looked a transaction or block up. */
+function tracerCountingBlockReads(chain: DevChain): { tracer: Tracer; blockReads: () => number } {
+  let reads = 0;
+  const counting = new Proxy(chain, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key === 'getTransaction' || key === 'getBlockByHash' || key === 'getReceipts') return (...args: unknown[]) => (reads++, value.apply(target, args));
+      return value.bind(target);
+    },
+  });
+  return { tracer: createTracer({ chain: counting }), blockReads: () => reads };
+}
+
 /** Every rendering of the transactions and of their blocks agrees between the two tracers. */
 async function expectSameTraces(chain: DevChain, kept: Tracer, replay: Tracer, txHashes: Uint8Array[]): Promise<void> {
+  const byHash = tracerCountingBlockReads(chain);
   for (const txHash of txHashes) {
     const mined = await kept.requireTransaction(bytesToHex(txHash) as Hex);
     const stored = chain.minedRecord!(txHash);
@@ -45,10 +60,16 @@ async function expectSameTraces(chain: DevChain, kept: Tracer, replay: Tracer, t
     // The kept path hands out the stored record itself; the replay records a new, equal one.
     expect(await kept.recordTransaction(mined, needs)).toBe(stored!.record);
     expect(stored!.record).toEqual(await replay.recordTransaction(mined, needs));
+    // The record store knows the transaction's place, so the kept path needs no block read.
+    expect(stored).toMatchObject({ blockNumber: mined.block.header.number, index: mined.index, logIndexOffset: mined.context.logIndexOffset });
     for (const [name, render] of KEPT_RENDERS) {
-      expect(parse(await kept.traceTransaction(mined, render)), name).toEqual(parse(await replay.traceTransaction(mined, render)));
+      const replayed = parse(await replay.traceTransaction(mined, render));
+      expect(parse(await kept.traceTransaction(mined, render)), name).toEqual(replayed);
+      expect(parse(await byHash.tracer.traceMinedTransaction(bytesToHex(txHash) as Hex, name, render)), name).toEqual(replayed);
     }
   }
+  expect(byHash.blockReads(), 'block store reads of traces by hash from kept records').toBe(0);
+  byHash.tracer.close();
   const blockHashes = new Set(txHashes.map((h) => bytesToHex(chain.minedRecord!(h)!.blockHash)));
   for (const hash of blockHashes) {
     const block = (await chain.getBlockByHash(hexToBytes(hash)))!;

@@ -122,11 +122,13 @@ export interface Tracer {
    */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /**
-   * The cached value of mined transaction `hash` for `kind` (format and options), looked up
-   * before the transaction itself, so a hit touches neither the block store nor the VM. On a
-   * miss the transaction is located (ResourceNotFoundError if unknown) and `compute` runs.
+   * The trace of mined transaction `hash` rendered by `render`, cached under `kind` (the method and
+   * its options). The cache is looked up first; then the miner's kept record by the transaction's
+   * hash, whose place in its block the record store holds, so neither hit touches the block store.
+   * Otherwise the transaction is located (ResourceNotFoundError if unknown) and traced as by
+   * {@link traceTransaction}.
    */
-  cachedTransaction<T>(hash: Hex, kind: string, compute: (mined: MinedTransaction) => Promise<T>): Promise<T>;
+  traceMinedTransaction(hash: Hex, kind: string, render: TraceRender, timeoutMs?: number, scope?: JobScope): Promise<RawJson>;
   /** Stops listening to head changes. */
   close(): void;
 }
@@ -267,6 +269,15 @@ export function createTracer(options: TracerOptions): Tracer {
     return found && equalsBytes(found.blockHash, block.hash()) ? found.record : undefined;
   }
 
+  /** Mined transaction `hash` rendered from the miner's record when one is kept and covers `render`. */
+  function keptRender(hash: Hex, render: TraceRender): RawJson | undefined {
+    if (!minedRecord || !coveredByMinedRecord(needsOfRender(render))) return undefined;
+    const found = minedRecord(Buffer.from(hash.slice(2), 'hex'));
+    if (!found) return undefined;
+    const location = { blockHash: bytesToHex(found.blockHash), blockNumber: found.blockNumber, transactionHash: hash.toLowerCase() as Hex, transactionPosition: found.index };
+    return new RawJson(JSON.stringify(renderRecord(found.record, render, { logIndexOffset: found.logIndexOffset, location })));
+  }
+
   /** Every transaction's kept record with its render context, or undefined unless all are kept. */
   async function minedBlockTraces(block: Block, needs: RecordNeeds): Promise<BlockTrace[] | undefined> {
     const records: ExecutionRecord[] = [];
@@ -370,11 +381,11 @@ export function createTracer(options: TracerOptions): Tracer {
 
     cached,
 
-    cachedTransaction<T>(hash: Hex, kind: string, compute: (mined: MinedTransaction) => Promise<T>): Promise<T> {
+    traceMinedTransaction(hash, kind, render, requestedMs, scope) {
       const key = `${kind}:${hash.toLowerCase()}`;
       const hit = cache.get(key);
-      if (hit !== undefined) return Promise.resolve(hit as T);
-      return cached(key, async () => compute(await requireTransaction(hash)));
+      if (hit !== undefined) return Promise.resolve(hit as RawJson);
+      return cached(key, async () => keptRender(hash, render) ?? tracer.traceTransaction(await requireTransaction(hash), render, requestedMs, scope));
     },
 
     close() {
