@@ -70,4 +70,22 @@ describe('chain reader (shared trie-read cache)', () => {
     expect(await reader.withVm(head, balance)).toBe(9n);
     expect(await reader.withVm(parent, balance)).toBe(0n);
   });
+
+  it('behavior: storedBlock hands a trace job its block without the canonical check; a removed block it never read is gone', async () => {
+    const { chain, reader } = await chainAndReader();
+    const send = (nonce: bigint) =>
+      chain.sendRawTransaction(signWithDevKey(chain, 0, { type: 2, nonce, to: RECIPIENT, value: 1n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }).serialize());
+    const snapshot = await chain.snapshot();
+    await send(0n);
+    const read = (await chain.getBlockByNumber(1n))!.hash();
+    await send(1n);
+    const unread = (await chain.getBlockByNumber(2n))!.hash();
+    expect((await reader.storedBlock!(read))?.hash()).toEqual(read);
+    expect(await chain.revert(snapshot)).toBe(true);
+    // The canonical lookup asks SQLite and sees the rewind; the job's lookup keeps the block the
+    // reader already decoded (the job answers for the moment it was asked), and finds no other.
+    expect(await reader.getBlockByHash(read)).toBeUndefined();
+    expect((await reader.storedBlock!(read))?.hash()).toEqual(read);
+    expect(await reader.storedBlock!(unread)).toBeUndefined();
+  });
 });

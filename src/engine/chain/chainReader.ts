@@ -89,6 +89,7 @@ export function openChainReader(options: ChainReaderOptions): ChainReader {
     headNumber,
     getBlockByNumber: async (number) => byNumber(number),
     getBlockByHash: async (hash) => canonicalByHash(hash),
+    storedBlock: async (hash) => blocks.getBlockByHash(hash),
     async resolveBlock(id: BlockId) {
       if (id.kind === 'number') return byNumber(id.number);
       if (id.kind === 'hash') return canonicalByHash(Buffer.from(id.hash.slice(2), 'hex'));

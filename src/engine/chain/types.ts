@@ -114,6 +114,13 @@ export interface ChainView {
    * Absent where a view has no cheaper way than {@link ChainView.getBlockByHash}.
    */
   parentForReplay?(block: Block): Promise<Block | undefined>;
+  /**
+   * The block with this hash as the store holds it, without the canonical check of
+   * {@link ChainView.getBlockByHash}: for a trace job whose block the chain's owner has just
+   * resolved on the canonical chain (a trace worker's reader would otherwise query SQLite for the
+   * canonical hash again on every job). Absent where that check costs nothing.
+   */
+  storedBlock?(hash: Uint8Array): Promise<Block | undefined>;
   /** State root to read at `block`: the working root for the head (dev setters apply), else the block's own. */
   stateRootAt(block: Block): Uint8Array;
   /** Subscribes to head changes; returns the unsubscribe function. */

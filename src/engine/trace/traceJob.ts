@@ -69,8 +69,11 @@ export interface RunJobOptions {
 }
 
 async function jobBlock(tracer: Tracer, blockHash: Uint8Array) {
-  const block = await tracer.chain.getBlockByHash(blockHash);
-  // The block left the canonical chain between the request's lookup and now (evm_revert).
+  // The block was canonical when the request named it; a job that runs on it after a rewind
+  // answers for that moment, and the tracer does not cache what a rewind made stale.
+  const { chain } = tracer;
+  const block = await (chain.storedBlock ? chain.storedBlock(blockHash) : chain.getBlockByHash(blockHash));
+  // The block left the chain between the request's lookup and now (evm_revert) and is gone.
   if (!block) throw new ResourceNotFoundError(`block ${bytesToHex(blockHash)} is no longer canonical`);
   return block;
 }
