@@ -1,5 +1,6 @@
 // The `tracehook` command line: `start` runs the service; `keys` manages API keys. Every option of
 // `start` comes from config/options.ts, so flags, env variables and config-file keys stay in step.
+import './debugColorsOnce.js';
 import { Command, Option } from 'commander';
 import { optionDefs, envName, flagName, type OptionDef } from '../config/options.js';
 import { coerceOption, loadConfig } from '../config/loadConfig.js';
