@@ -76,7 +76,7 @@ describe('interpreter edges', () => {
   const sender = new Address(addressBytes(SENDER));
 
   /** Runs `code` at the target on both engines; returns both outcomes. */
-  async function both(code: number[], gasLimit: bigint, storage: [bigint, bigint][] = []) {
+  async function both(code: number[], gasLimit: bigint, storage: [bigint, bigint][] = [], others: { address: bigint; balance: bigint; code: number[] }[] = []) {
     const { vm } = fuzzVm;
     const sm = vm.stateManager;
     await sm.checkpoint();
@@ -85,6 +85,11 @@ describe('interpreter edges', () => {
       await sm.putAccount(target, new Account(1n, 0n));
       await sm.putCode(target, Uint8Array.from(code));
       for (const [slot, value] of storage) await sm.putStorage(target, setLengthLeft(bigIntToBytes(slot), 32), bigIntToBytes(value));
+      for (const other of others) {
+        const address = new Address(addressBytes(other.address));
+        await sm.putAccount(address, new Account(0n, other.balance));
+        if (other.code.length > 0) await sm.putCode(address, Uint8Array.from(other.code));
+      }
       const tx = impersonate(createLegacyTx({ gasLimit, to: target, gasPrice: 0n }, { common: vm.common, freeze: false }), sender);
       const { createBlock } = await import('@ethereumjs/block');
       const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
@@ -121,14 +126,43 @@ describe('interpreter edges', () => {
     expect(fast!.gasUsed).toBe(reference.totalGasSpent);
   });
 
-  it('loads each missing account, code and slot once, restarting the run', async () => {
+  it('loads each missing slot once, where the SLOAD stopped: no restart', async () => {
     // SLOAD 0..3, summed, returned.
     const code = [0x5f, 0x54, 0x60, 0x01, 0x54, 0x01, 0x60, 0x02, 0x54, 0x01, 0x60, 0x03, 0x54, 0x01, 0x5f, 0x52, 0x60, 0x20, 0x5f, 0xf3];
     const { fast, reference } = await both(code, 100_000n, [[0n, 1n], [1n, 2n], [2n, 3n], [3n, 4n]]);
     expect(fast!.returnValue).toEqual(reference.execResult.returnValue);
     expect(fast!.returnValue[31]).toBe(10);
-    // The sender, coinbase, target account and code are loaded before the first run; each of the 4 slots restarts it once.
-    expect(fast!.restarts).toBe(4);
+    // The sender, coinbase, target account and code are loaded before the run; each slot stops it once.
+    expect(fast!).toMatchObject({ restarts: 0, resumedLoads: 4 });
+  });
+
+  it('loads the accounts and code BALANCE, EXTCODESIZE, EXTCODEHASH and a CALL read where they stopped, and SSTORE\'s slot', async () => {
+    const [a, b, c] = [0xa1n, 0xb2n, 0xc3n].map((n) => (0xddn << 152n) | n);
+    const push20 = (address: bigint) => [0x73, ...addressBytes(address)];
+    const code = [
+      ...push20(a!), 0x31, // BALANCE(a): a's account
+      ...push20(b!), 0x3b, 0x01, // EXTCODESIZE(b): b's account and code
+      ...push20(b!), 0x3f, 0x01, // EXTCODEHASH(b): nothing new
+      0x5f, 0x5f, 0x5f, 0x5f, ...push20(c!), 0x5a, 0xfa, 0x01, // STATICCALL(gas, c): c's account and code
+      0x60, 0x07, 0x55, // SSTORE(7, sum): slot 7
+      0x00,
+    ];
+    const others = [
+      { address: a!, balance: 5n, code: [] },
+      { address: b!, balance: 0n, code: [0x00, 0x00, 0x00] },
+      { address: c!, balance: 0n, code: [0x5f, 0x5f, 0xf3] },
+    ];
+    const { fast, reference } = await both(code, 200_000n, [[7n, 1n]], others);
+    expect(fast!.gasUsed).toBe(reference.totalGasSpent);
+    expect(fast!.error).toBe(reference.execResult.exceptionError?.error);
+    expect(fast!).toMatchObject({ restarts: 0, resumedLoads: 6 });
+  });
+
+  it('a read an opcode does not ask for first still restarts the run with it loaded (SELFDESTRUCT\'s beneficiary)', async () => {
+    const beneficiary = (0xddn << 152n) | 0xe4n;
+    const { fast, reference } = await both([0x73, ...addressBytes(beneficiary), 0xff], 100_000n, [], [{ address: beneficiary, balance: 1n, code: [] }]);
+    expect(fast!.gasUsed).toBe(reference.totalGasSpent);
+    expect(fast!.restarts).toBe(1);
   });
 
   it('BLOCKHASH goes to ethereumjs', async () => {

@@ -1,10 +1,11 @@
 // Runs a call transaction (eth_call's shape: no signature, no nonce check) on the synchronous
 // interpreter over a VM's state, with ethereumjs's transaction rules (intrinsic gas, EIP-7623
 // floor, up-front fee, warm sets, refund cap). State the execution needs is read through the VM's
-// state manager before a run: a run that reaches state not yet in memory stops (StateMiss), the
-// missing item is loaded, and the execution starts again, so the opcode loop never awaits. A long
-// run pauses (the interpreter is a generator) every `yieldEveryMs` to give the event loop a turn,
-// where a worker's cancel message lands, then resumes where it stopped.
+// state manager between steps of the run, so the opcode loop never awaits: the interpreter is a
+// generator, and an opcode about to read a slot, account or code not yet in memory yields that read
+// (StateMiss); the driver loads it and resumes the run where it stopped. A read elsewhere that
+// misses throws instead, and the execution starts again with it loaded. A long run also pauses
+// every `yieldEveryMs` to give the event loop a turn, where a worker's cancel message lands.
 // Returns undefined when the request needs something the core does not implement (the caller
 // then runs it on ethereumjs, whose answer is the reference).
 import type { Block } from '@ethereumjs/block';
@@ -40,6 +41,8 @@ export interface FastCallOutcome {
   intrinsicGas: bigint;
   /** How many times the execution restarted to load state. */
   restarts: number;
+  /** How many reads the execution stopped for and resumed after. */
+  resumedLoads: number;
 }
 
 /** Base state read from a state manager ahead of each run; misses are loaded between runs. */
@@ -65,6 +68,12 @@ export class PrefetchedState implements BaseState {
     const value = this.slots.get(address)?.get(slot);
     if (value === undefined) throw new StateMiss('storage', address, slot);
     return value;
+  }
+
+  holds(kind: StateMiss['kind'], address: bigint, slot = 0n): boolean {
+    if (kind === 'account') return this.accounts.has(address);
+    if (kind === 'code') return this.codes.has(address);
+    return this.slots.get(address)?.has(slot) ?? false;
   }
 
   async load(miss: StateMiss): Promise<void> {
@@ -172,6 +181,7 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   const yieldEveryMs = options.yieldEveryMs ?? 20;
   let lastYield = performance.now();
   const pause = (): boolean => performance.now() - lastYield >= yieldEveryMs;
+  let resumedLoads = 0;
   for (let restarts = 0; restarts <= MAX_RESTARTS; restarts++) {
     try {
       options.hooks?.reset();
@@ -180,7 +190,14 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
         const step = execution.next();
         if (step.done) {
           fastCallStats.answered++;
-          return { ...step.value, restarts };
+          return { ...step.value, restarts, resumedLoads };
+        }
+        if (step.value !== undefined) {
+          // An opcode stopped before a read not yet in memory: load it, and go on from there.
+          await base.load(step.value);
+          resumedLoads++;
+          options.check?.();
+          continue;
         }
         await new Promise<void>((resolve) => setImmediate(resolve));
         lastYield = performance.now();
@@ -204,7 +221,7 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   return undefined;
 }
 
-function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPause: () => boolean): Generator<void, Omit<FastCallOutcome, 'restarts'>, void> {
+function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPause: () => boolean): Generator<StateMiss | undefined, Omit<FastCallOutcome, 'restarts' | 'resumedLoads'>, void> {
   const { vm, tx, block } = options;
   const common = vm.common;
   const baseFee = block.header.baseFeePerGas ?? 0n;

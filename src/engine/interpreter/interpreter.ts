@@ -14,7 +14,7 @@ import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
 import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
 import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned, wordToBytes } from './words.js';
-import { type Account, Unsupported, type WorldState } from './worldState.js';
+import { type Account, type StateMiss, Unsupported, type WorldState } from './worldState.js';
 
 export { Errors, addressBytes };
 export type { ExecutionEnv, FrameHooks, HaltFacts, Message, MessageKind, MessageResult, NotStartedCall, StepHooks, SyncPrecompile, TouchHooks } from './message.js';
@@ -56,8 +56,12 @@ export interface InterpreterOptions {
   shouldPause?: () => boolean;
 }
 
-/** An execution in progress: yields when it pauses, returns the message's result. */
-export type Execution = Generator<void, MessageResult, void>;
+/**
+ * An execution in progress: yields undefined when it pauses, a StateMiss when an opcode stopped
+ * before a base read not in memory yet (the driver loads it before resuming), and returns the
+ * message's result.
+ */
+export type Execution = Generator<StateMiss | undefined, MessageResult, void>;
 
 const CHECK_EVERY_JUMPS = 4096;
 
@@ -78,12 +82,20 @@ export class Interpreter {
   }
 
   /** The deadline check, and a pause when the driver asks for one (checked again on resuming). */
-  private *checkpoint(): Generator<void, void, void> {
+  private *checkpoint(): Generator<undefined, void, void> {
     this.check?.();
     if (this.shouldPause?.()) {
       yield;
       this.check?.();
     }
+  }
+
+  /**
+   * Yields the base reads an opcode needs of `address`'s account (and code) that are not in memory,
+   * before the opcode changes anything: the driver loads each and resumes here.
+   */
+  private *loadAccount(address: bigint, withCode: boolean): Generator<StateMiss, void, void> {
+    for (let miss = this.world.accountMiss(address, withCode), i = 0; miss !== undefined && i < 2; miss = this.world.accountMiss(address, withCode), i++) yield miss;
   }
 
   /** Runs a message (call or create) with journaling; the caller already checked depth and funds. */
@@ -486,6 +498,7 @@ export class Interpreter {
           case 0x31: {
             need(1);
             const address = stack[stack.length - 1]! & ADDR;
+            if (world.accountMiss(address, false) !== undefined) yield* this.loadAccount(address, false);
             use(accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = world.get(address).balance;
@@ -539,6 +552,7 @@ export class Interpreter {
           case 0x3b: {
             need(1);
             const address = stack[stack.length - 1]! & ADDR;
+            if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
             use(accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = BigInt(externalCode(address).length);
@@ -550,6 +564,7 @@ export class Interpreter {
             const memOffset = stack[stack.length - 2]!;
             const sourceOffset = stack[stack.length - 3]!;
             const length = stack[stack.length - 4]!;
+            if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
             const memGas = mem.expand(memOffset, length);
             use(memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
             touches?.account(address);
@@ -564,6 +579,7 @@ export class Interpreter {
           case 0x3f: {
             need(1);
             const address = stack[stack.length - 1]! & ADDR;
+            if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
             use(accessCost(address));
             touches?.account(address);
             const account = world.get(address);
@@ -654,6 +670,8 @@ export class Interpreter {
           case 0x54: {
             need(1);
             const slot = stack[stack.length - 1]!;
+            const miss = world.storageMiss(self, slot);
+            if (miss !== undefined) yield miss;
             use(world.warmSlot(self, slot) ? 2100 : 100);
             touches?.slot(message.address, slot, undefined);
             stack[stack.length - 1] = world.sload(self, slot);
@@ -665,6 +683,8 @@ export class Interpreter {
             const slot = stack[stack.length - 1]!;
             const value = stack[stack.length - 2]!;
             if (gas <= 2300) throw new Halt(Errors.OUT_OF_GAS);
+            const miss = world.storageMiss(self, slot);
+            if (miss !== undefined) yield miss;
             const current = world.sload(self, slot);
             const original = world.originalValue(self, slot);
             let cost = world.warmSlot(self, slot) ? 2100 : 0;
@@ -855,6 +875,8 @@ export class Interpreter {
             const outOffset = stack[top - k - 2]!;
             const outLength = stack[top - k - 3]!;
             if (op === 0xf1 && isStatic && value !== 0n) throw new Halt(Errors.STATIC);
+            // The callee's account and code, loaded before anything changes (a precompile has no code to read).
+            if (world.accountMiss(to, !env.precompiles.has(to)) !== undefined) yield* this.loadAccount(to, !env.precompiles.has(to));
             let cost = mem.expand(inOffset, inLength);
             cost += mem.expand(outOffset, outLength);
             cost += accessCost(to);

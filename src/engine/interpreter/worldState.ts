@@ -1,8 +1,11 @@
 // The interpreter's synchronous view of the state: accounts, code and storage over a read-only
 // base (state prefetched from ethereumjs), with one undo journal for checkpoints and reverts, the
 // EIP-2929 warm sets, EIP-1153 transient storage, logs, and the accounts created in this execution
-// (EIP-6780). Nothing here awaits: a base read that is not in memory throws StateMiss, and the
-// driver (fastCall.ts) loads it and runs the execution again from the start.
+// (EIP-6780). Nothing here awaits: the opcodes that read state most (SLOAD, SSTORE, BALANCE, the
+// EXTCODE* family, the CALL family) ask first which base read they would miss (`storageMiss`,
+// `accountMiss`) and hand it to the driver (fastCall.ts), which loads it and resumes the execution
+// where it stopped; any other base read that is not in memory throws StateMiss, and the driver
+// loads it and runs the execution again from the start.
 import { keccak256 } from './keccak.js';
 
 /** An account as the base state holds it. */
@@ -23,6 +26,8 @@ export interface BaseState {
   account(address: bigint): BaseAccount | undefined;
   code(address: bigint): Uint8Array;
   storage(address: bigint, slot: bigint): bigint;
+  /** The read of `kind` (of `slot`, for storage) is in memory: the method above would not throw. */
+  holds(kind: MissKind, address: bigint, slot?: bigint): boolean;
 }
 
 export type MissKind = 'account' | 'code' | 'storage';
@@ -137,6 +142,31 @@ export class WorldState {
       account.original.set(slot, value);
     }
     return value;
+  }
+
+  /**
+   * The base read an SLOAD or SSTORE of `slot` in `account` would miss, or undefined when it would
+   * miss none. Asked before the opcode changes anything, so it can stop there and resume.
+   */
+  storageMiss(account: Account, slot: bigint): StateMiss | undefined {
+    if (account.storage.has(slot) || account.fresh || account.original.has(slot) || this.base.holds('storage', account.address, slot)) return undefined;
+    return new StateMiss('storage', account.address, slot);
+  }
+
+  /** The base read that reading `address`'s account (and with `withCode`, its code) would miss next, or undefined. */
+  accountMiss(address: bigint, withCode: boolean): StateMiss | undefined {
+    const account = this.accounts.get(address);
+    let codeHash: Uint8Array | undefined;
+    if (account === undefined) {
+      if (!this.base.holds('account', address)) return new StateMiss('account', address);
+      // An account the base lacks gets empty code.
+      codeHash = this.base.account(address)?.codeHash ?? KECCAK_EMPTY;
+    } else {
+      if (account.code !== undefined) return undefined;
+      codeHash = account.codeHash;
+    }
+    if (!withCode || (codeHash !== undefined && equal32(codeHash, KECCAK_EMPTY)) || this.base.holds('code', address)) return undefined;
+    return new StateMiss('code', address);
   }
 
   sload(account: Account, slot: bigint): bigint {
