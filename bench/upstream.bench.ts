@@ -3,7 +3,10 @@
 // (callTracer) cold (the first request for each transaction) and warm (repeated: Tracehook's
 // finality-aware cache answers), and distinct eth_calls no cache can answer, as ratios.
 //
-//   npm run build && npx tsx bench/upstream.bench.ts [--txs 400] [--duration 5] [--connections 8] [--source]
+//   npm run build && npx tsx bench/upstream.bench.ts [--txs 400] [--duration 5] [--connections 8] [--source] [--only TEXT] [--cpu-prof DIR]
+//
+// `--only TEXT` runs only the rows whose name contains TEXT; `--cpu-prof DIR` writes tracehook's
+// V8 CPU profile into DIR (summarise it with bench/cpuProfileSummary.ts).
 //
 // One anvil holds the chain (the deployment of an ERC-20 and `--txs` transfers). Tracehook runs as
 // its own process (the real CLI, `tracehook start --upstream <anvil>`), the load generator in a
@@ -23,6 +26,10 @@ const TXS = numberArg('txs', 400);
 const DURATION_MS = numberArg('duration', 5) * 1000;
 const CONNECTIONS = numberArg('connections', 8);
 const FROM_SOURCE = process.argv.includes('--source');
+const onlyIndex = process.argv.indexOf('--only');
+const ONLY = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+const cpuProfIndex = process.argv.indexOf('--cpu-prof');
+const CPU_PROF_DIR = cpuProfIndex > 0 ? process.argv[cpuProfIndex + 1] : undefined;
 
 const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 
@@ -50,7 +57,9 @@ async function main(): Promise<void> {
     if (Date.now() > deadline) throw new Error('anvil did not mine the workload');
     await new Promise((r) => setTimeout(r, 50));
   }
-  const tracehook = await spawnTracehook({ dataDir, args: ['--log-level', 'warn', '--upstream', anvil.url], from: FROM_SOURCE ? 'source' : 'build' });
+  const tracehook = await spawnTracehook({ dataDir, args: ['--log-level', 'warn', '--upstream', anvil.url], from: FROM_SOURCE ? 'source' : 'build',
+    nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [],
+  });
   try {
     const transfers = raws.slice(1).map((raw) => keccak256(raw));
     // Five parts: cold rows use one each (the two paths never trace the same transaction first),
@@ -87,7 +96,7 @@ async function main(): Promise<void> {
     console.log('| workload | via tracehook req/s | anvil direct req/s | ratio | tracehook p50 / p99 ms | anvil p50 / p99 ms | tracehook CPU µs/req | anvil CPU µs/req (via / direct) | non-200 or errors (th / anvil) |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     const perRequest = (before: number, after: number, l: LoadResult) => (l.answered > 0 ? Math.round((after - before) / l.answered) : 0);
-    for (const [name, viaSpec, directSpec] of rows) {
+    for (const [name, viaSpec, directSpec] of rows.filter(([name]) => ONLY === undefined || name.includes(ONLY))) {
       const [t0, a0] = [cpuMicros(tracehook.child.pid), cpuMicros(anvil.child.pid)];
       const via = await runLoadInChild({ ...viaSpec, url: tracehook.rpcUrl });
       const [t1, a1] = [cpuMicros(tracehook.child.pid), cpuMicros(anvil.child.pid)];
