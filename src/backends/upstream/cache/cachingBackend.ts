@@ -313,6 +313,12 @@ export function createCachingBackend(inner: Backend, options: CachingBackendOpti
     async call(method, params, ctx) {
       const cacheable = classifyCall(method, params, chain.finalized());
       if (!cacheable) return inner.call(method, params, ctx);
+      // A hit here is answered at once: no batch bookkeeping, no shared tier, nothing in flight.
+      const entry = liveEntry(cacheable.key);
+      if (entry !== undefined) {
+        note(cacheable.method, true, ctx);
+        return new RawJson(entry.text);
+      }
       const outcome = await callOnce(cacheable, { method, params }, ctx);
       if (!outcome.ok) throw outcome.error;
       return outcome.result;
