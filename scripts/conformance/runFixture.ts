@@ -6,6 +6,7 @@ import { prepareGethFixture, type GethFixture } from '../../src/engine/execute/g
 import { loadKzg as loadProcessKzg } from '../../src/engine/execute/kzgSetup.js';
 import { runRecordedTransaction as runOnEthereumjs } from '../../src/engine/execute/runTransaction.js';
 import { fastCallsEnabled } from '../../src/engine/interpreter/fastCallSwitch.js';
+import { callFieldsOf } from '../../src/engine/interpreter/callFields.js';
 import { runFastRecorded } from '../../src/engine/interpreter/fastTrace.js';
 import type { ExecutionRecord, RecordNeeds } from '../../src/engine/record/types.js';
 import { needsOfGethTracer, renderGethTracer } from '../../src/engine/render/gethTracers.js';
@@ -46,7 +47,7 @@ async function execute(fixture: GethFixture, rule: Extract<FolderRule, { scope: 
   // As the service records calls: the interpreter first (TRACEHOOK_FAST_EVM, on by default), then ethereumjs.
   const runRecordedTransaction = async (options: typeof run, needs: RecordNeeds): Promise<ExecutionRecord> => {
     if (fastCallsEnabled()) {
-      const fast = await runFastRecorded({ vm: options.vm, tx: options.tx, from: options.tx.getSenderAddress(), block: options.block, needs });
+      const fast = await runFastRecorded({ vm: options.vm, tx: callFieldsOf(options.tx), from: options.tx.getSenderAddress(), block: options.block, needs });
       if (fast.record) {
         engineCounts.interpreter++;
         return fast.record;

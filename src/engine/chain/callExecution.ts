@@ -14,7 +14,7 @@ import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import type { ChainCore } from './chainCore.js';
 import { decodeRevertReason, evmErrorToGethText } from './revertReason.js';
 import { type StateOverrides, applyStateOverrides } from './stateOverrides.js';
-import { type TransactionRequest, impersonate, requestToTransaction, requestTxType } from './transactionRequest.js';
+import { type TransactionRequest, impersonate, requestCallFields, requestToTransaction, requestTxType } from './transactionRequest.js';
 
 /** What calls need from a chain: the live core (see callEnvOfCore) or a trace worker's reader. */
 export interface CallEnv {
@@ -105,13 +105,14 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
         throw new ServerError(`insufficient funds for gas * price + value: address ${from} have ${balance} want ${value + gasLimit * feeCap}`);
       }
       const fields = { type, nonce: account?.nonce ?? 0n, gasLimit, gasPrice, maxFeePerGas: maxFee, maxPriorityFeePerGas: priority, chainId: env.chainId };
-      const tx = impersonate(requestToTransaction(request, fields, env.common, { freeze: false }), from);
       // The synchronous interpreter first when switched on (it writes nothing to the state
-      // manager); whatever it does not implement, and the access-list report, run on ethereumjs.
+      // manager), on the request's fields; whatever it does not implement, and the access-list
+      // report, run on ethereumjs, which needs the transaction object.
       if (!senderHasCode && !options.reportAccessList && fastCallsEnabled()) {
-        const fast = await runFastCall({ vm, tx, from, block, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+        const fast = await runFastCall({ vm, tx: requestCallFields(request, fields), from, block, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
         if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error };
       }
+      const tx = impersonate(requestToTransaction(request, fields, env.common, { freeze: false }), from);
       await stateManager.checkpoint();
       try {
         if (senderHasCode) {

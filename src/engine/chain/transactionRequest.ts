@@ -3,7 +3,8 @@
 import type { CallRequest } from '../execute/callTransaction.js';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, createTx } from '@ethereumjs/tx';
-import { type Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
+import type { CallFields } from '../interpreter/callFields.js';
 import { InvalidParamsError } from '../../rpc/errors.js';
 
 export interface AccessListEntry {
@@ -53,6 +54,22 @@ export interface FilledTransactionFields {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
   chainId: bigint;
+}
+
+/** The request as the fields the interpreter reads (the transaction {@link requestToTransaction} builds, without building it). */
+export function requestCallFields(request: TransactionRequest, fields: FilledTransactionFields): CallFields {
+  const priced = fields.type === 0 || fields.type === 1;
+  return {
+    type: fields.type,
+    gasLimit: fields.gasLimit,
+    to: request.to ? new Address(request.to) : undefined,
+    value: request.value ?? 0n,
+    data: request.data ?? new Uint8Array(),
+    gasPrice: priced ? fields.gasPrice : 0n,
+    maxFeePerGas: priced ? 0n : fields.maxFeePerGas,
+    maxPriorityFeePerGas: priced ? 0n : fields.maxPriorityFeePerGas,
+    accessList: fields.type === 0 ? [] : (request.accessList ?? []).map((e) => [e.address, e.storageKeys] as const),
+  };
 }
 
 /** Builds an unsigned ethereumjs transaction from a request and its filled fields. */

@@ -3,6 +3,7 @@
 import type { Common } from '@ethereumjs/common';
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, paramsTx, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
+import type { CallFields } from '../interpreter/callFields.js';
 
 /** A call object with decoded fields (all optional, as in eth_call). */
 export interface CallRequest {
@@ -27,33 +28,38 @@ export interface CallTransactionOptions {
 }
 
 /**
+ * The transaction a call becomes, as the fields the core reads: fee market (EIP-1559) when a fee
+ * cap or tip is named, access list (EIP-2930) when an access list is, else legacy; the gas limit
+ * `defaultGas` when the call names none. {@link callToTransaction} builds the same transaction.
+ */
+export function callRequestFields(call: CallRequest, defaultGas: bigint, common: Common): CallFields {
+  const accessList = (call.accessList ?? []).map((item) => [item.address, item.storageKeys] as const);
+  const base = { gasLimit: call.gas ?? defaultGas, to: call.to ? new Address(call.to) : undefined, value: call.value ?? 0n, data: call.data ?? new Uint8Array(0) };
+  if (call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined) {
+    const maxFeePerGas = call.maxFeePerGas ?? call.maxPriorityFeePerGas ?? 0n;
+    return { ...base, type: 2, gasPrice: 0n, maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas ?? maxFeePerGas, accessList };
+  }
+  const withList = call.accessList !== undefined && common.isActivatedEIP(2930);
+  return { ...base, type: withList ? 1 : 0, gasPrice: call.gasPrice ?? 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n, accessList: withList ? accessList : [] };
+}
+
+/**
  * Builds an unsigned transaction whose sender is `call.from` (the zero address when absent).
  * The sender is pinned on the instance because an unsigned transaction has none to recover.
  */
 export function callToTransaction(call: CallRequest, options: CallTransactionOptions): TypedTransaction {
   const sender = call.from ? new Address(call.from) : createZeroAddress();
-  const base = {
-    nonce: call.nonce ?? options.nonce,
-    gasLimit: call.gas ?? options.defaultGas,
-    to: call.to ? new Address(call.to) : undefined,
-    value: call.value ?? 0n,
-    data: call.data ?? new Uint8Array(0),
-  };
-  const accessList: AccessListBytes | undefined = call.accessList?.map((item) => [item.address, item.storageKeys]) as
-    | AccessListBytes
-    | undefined;
+  const fields = callRequestFields(call, options.defaultGas, options.common);
+  const base = { nonce: call.nonce ?? options.nonce, gasLimit: fields.gasLimit, to: fields.to, value: fields.value, data: fields.data };
+  const accessList = fields.accessList as AccessListBytes;
   const opts = { common: options.common, freeze: false };
   let tx: TypedTransaction;
-  if (call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined) {
-    const maxFeePerGas = call.maxFeePerGas ?? call.maxPriorityFeePerGas ?? 0n;
-    tx = createFeeMarket1559Tx(
-      { ...base, maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas ?? maxFeePerGas, accessList },
-      opts,
-    );
-  } else if (accessList && options.common.isActivatedEIP(2930)) {
-    tx = createAccessList2930Tx({ ...base, gasPrice: call.gasPrice ?? 0n, accessList }, opts);
+  if (fields.type === 2) {
+    tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: fields.maxFeePerGas, maxPriorityFeePerGas: fields.maxPriorityFeePerGas, accessList }, opts);
+  } else if (fields.type === 1) {
+    tx = createAccessList2930Tx({ ...base, gasPrice: fields.gasPrice, accessList }, opts);
   } else {
-    tx = createLegacyTx({ ...base, gasPrice: call.gasPrice ?? 0n }, opts);
+    tx = createLegacyTx({ ...base, gasPrice: fields.gasPrice }, opts);
   }
   Object.defineProperty(tx, 'getSenderAddress', { value: () => sender, configurable: true });
   return tx;

@@ -12,6 +12,7 @@ import { RpcError, ServerError } from '../../rpc/errors.js';
 import { attachRecorder } from '../record/createRecorder.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
+import { callFieldsOf } from '../interpreter/callFields.js';
 import { runFastRecorded } from '../interpreter/fastTrace.js';
 import { guardCheck, installExecutionGuard, type ExecutionGuardOptions } from './executionGuard.js';
 import { installFastEipLookup } from './fastEipLookup.js';
@@ -50,7 +51,7 @@ export async function replayBlock(options: ReplayBlockOptions): Promise<Map<numb
           continue;
         }
         if (i === last && !options.keepState && fastCallsEnabled()) {
-          const fast = await runFastRecorded({ vm, tx, from: tx.getSenderAddress(), block, needs, check: guardCheck(guard), yieldEveryMs: guard.yieldEveryMs });
+          const fast = await runFastRecorded({ vm, tx: callFieldsOf(tx), from: tx.getSenderAddress(), block, needs, check: guardCheck(guard), yieldEveryMs: guard.yieldEveryMs });
           if (fast.record) {
             out.set(i, fast.record);
             continue;

@@ -7,7 +7,7 @@ import type { VM } from '@ethereumjs/vm';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import { callBlockFor, type BlockOverrides, type CallBlockCache } from './callBlock.js';
-import { callPaysForGas, callToTransaction, callTxCommon, type CallRequest } from './callTransaction.js';
+import { callPaysForGas, callRequestFields, callToTransaction, callTxCommon, type CallRequest } from './callTransaction.js';
 import { type ExecutionGuardOptions, guardCheck } from './executionGuard.js';
 import { runFastRecorded } from '../interpreter/fastTrace.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
@@ -32,6 +32,8 @@ export interface RunCallOptions {
   stateless?: boolean;
 }
 
+const MAX_NONCE = 1n << 64n;
+
 /** Runs one call and returns its record. State changes stay in `vm` (trace_callMany chains them). */
 export async function runRecordedCall(options: RunCallOptions): Promise<ExecutionRecord> {
   const { vm, call, gasCap } = options;
@@ -50,16 +52,19 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   if (want > have) {
     throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${have} want ${want}`);
   }
-  const tx = callToTransaction({ ...call, gas }, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n });
   const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await vm.stateManager.getCode(from));
   let needs = options.needs;
-  if (options.stateless && !senderHasCode && fastCallsEnabled()) {
-    // The interpreter first; whatever it does not implement runs on ethereumjs.
+  // A nonce past 64 bits is the transaction constructor's to refuse (the core reads no nonce).
+  if (options.stateless && !senderHasCode && (call.nonce ?? 0n) < MAX_NONCE && fastCallsEnabled()) {
+    // The interpreter first, on the call's fields (no transaction object); whatever it does not
+    // implement runs on ethereumjs.
     const guard = options.guard;
-    const fast = await runFastRecorded({ vm, tx, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+    const fields = callRequestFields({ ...call, gas }, gasCap, vm.common);
+    const fast = await runFastRecorded({ vm, tx: fields, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
     if (fast.record) return fast.record;
     needs = fast.fallbackNeeds;
   }
+  const tx = callToTransaction({ ...call, gas }, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n });
   return runRecordedTransaction(
     { vm, tx, block, skipNonce: true, guard: options.guard, prepare: senderHasCode ? () => maskSenderCode(vm, from) : undefined },
     needs,

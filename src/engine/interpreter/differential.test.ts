@@ -6,6 +6,7 @@ import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util
 import { runTx } from '@ethereumjs/vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { impersonate } from '../chain/transactionRequest.js';
+import { callFieldsOf } from './callFields.js';
 import { runFastCall } from './fastCall.js';
 import { addressBytes } from './interpreter.js';
 import { runFastRecorded } from './fastTrace.js';
@@ -51,8 +52,8 @@ describe('compareRecords', () => {
       const tx = impersonate(createLegacyTx({ gasLimit: 100_000n, to: target, gasPrice: 0n }, { common: vm.common, freeze: false }), sender);
       const { createBlock } = await import('@ethereumjs/block');
       const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
-      const first = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } })).record!;
-      const second = (await runFastRecorded({ vm, tx, from: sender, block, needs: { state: true, steps: undefined } })).record!;
+      const first = (await runFastRecorded({ vm, tx: callFieldsOf(tx), from: sender, block, needs: { state: true, steps: undefined } })).record!;
+      const second = (await runFastRecorded({ vm, tx: callFieldsOf(tx), from: sender, block, needs: { state: true, steps: undefined } })).record!;
       expect(compareRecords(first, second)).toBeUndefined();
       expect(first.logs).toHaveLength(1);
       second.frames[0]!.gasUsed += 1n;
@@ -94,7 +95,7 @@ describe('interpreter edges', () => {
       const { createBlock } = await import('@ethereumjs/block');
       const block = createBlock({ header: { gasLimit: 30_000_000n, baseFeePerGas: 0n, excessBlobGas: 0n } }, { common: vm.common, setHardfork: false });
       let fallback = '';
-      const fast = await runFastCall({ vm, tx, from: sender, block, onFallback: (r) => (fallback = r) });
+      const fast = await runFastCall({ vm, tx: callFieldsOf(tx), from: sender, block, onFallback: (r) => (fallback = r) });
       await sm.checkpoint();
       const reference = await runTx(vm, { tx, block, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true });
       await sm.revert();
@@ -185,7 +186,7 @@ describe('interpreter edges', () => {
       let checks = 0;
       const run = runFastCall({
         vm,
-        tx,
+        tx: callFieldsOf(tx),
         from: sender,
         block,
         check: () => {

@@ -10,9 +10,9 @@
 // then runs it on ethereumjs, whose answer is the reference).
 import type { Block } from '@ethereumjs/block';
 import type { StateManagerInterface } from '@ethereumjs/common';
-import { Capability, type TypedTransaction, getCalldataFloorGas } from '@ethereumjs/tx';
 import { Address, bigIntToBytes, bytesToBigInt, generateAddress, setLengthLeft } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import { type CallFields, calldataFloorGas, fieldsInRange, intrinsicGas } from './callFields.js';
 import { loadKeccak } from './keccak.js';
 import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
 import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
@@ -102,7 +102,8 @@ export class PrefetchedState implements BaseState {
 
 export interface FastCallOptions {
   vm: VM;
-  tx: TypedTransaction;
+  /** The transaction's fields (a call's, or a mined transaction's: callFieldsOf). */
+  tx: CallFields;
   /** The sender (calls carry no signature). */
   from: Address;
   block: Block;
@@ -147,11 +148,12 @@ function envOf(vm: VM, block: Block, origin: bigint, gasPrice: bigint): Executio
 }
 
 /** Why a request cannot run on the core, or undefined when it can be tried. */
-export function unsupportedReason(vm: VM, tx: TypedTransaction): string | undefined {
+export function unsupportedReason(vm: VM, tx: CallFields): string | undefined {
   if (!SUPPORTED_HARDFORKS.has(vm.common.hardfork())) return `hardfork ${vm.common.hardfork()}`;
   if (vm.common.eips().length > 0) return 'extra EIPs';
   if (tx.type > 2) return `transaction type ${tx.type}`;
   if (tx.gasLimit > BigInt(MAX_GAS)) return 'gas limit';
+  if (!fieldsInRange(tx)) return 'fields a transaction would refuse';
   if ((vm.evm.events?.listenerCount('step') ?? 0) > 0) return 'a step listener is attached';
   return undefined;
 }
@@ -227,19 +229,17 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
   const baseFee = block.header.baseFeePerGas ?? 0n;
   let gasPrice: bigint;
   let maxPrice: bigint;
-  if (tx.supports(Capability.EIP1559FeeMarket)) {
-    const t = tx as TypedTransaction & { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-    if (t.maxFeePerGas < baseFee || t.maxPriorityFeePerGas > t.maxFeePerGas) throw new Unsupported('fee below base fee');
-    const priority = t.maxPriorityFeePerGas < t.maxFeePerGas - baseFee ? t.maxPriorityFeePerGas : t.maxFeePerGas - baseFee;
+  if (tx.type === 2) {
+    if (tx.maxFeePerGas < baseFee || tx.maxPriorityFeePerGas > tx.maxFeePerGas) throw new Unsupported('fee below base fee');
+    const priority = tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee;
     gasPrice = baseFee + priority;
-    maxPrice = t.maxFeePerGas;
+    maxPrice = tx.maxFeePerGas;
   } else {
-    const t = tx as TypedTransaction & { gasPrice: bigint };
-    if (t.gasPrice < baseFee) throw new Unsupported('gas price below base fee');
-    gasPrice = maxPrice = t.gasPrice;
+    if (tx.gasPrice < baseFee) throw new Unsupported('gas price below base fee');
+    gasPrice = maxPrice = tx.gasPrice;
   }
-  const intrinsic = tx.getIntrinsicGas();
-  const floor = getCalldataFloorGas(tx, options.from);
+  const intrinsic = intrinsicGas(tx, common);
+  const floor = calldataFloorGas(tx, common);
   if (tx.gasLimit < intrinsic || tx.gasLimit < floor) throw new Unsupported('intrinsic gas too low');
   if (tx.to === undefined && tx.data.length > MAX_INITCODE) throw new Unsupported('init code too large');
 
@@ -252,8 +252,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
   world.warm.add(caller);
   if (tx.to !== undefined) world.warm.add(bytesToBigInt(tx.to.bytes));
   world.warm.add(env.coinbase);
-  const accessList = (tx as TypedTransaction & { accessList?: [Uint8Array, Uint8Array[]][] }).accessList ?? [];
-  for (const [address, slots] of accessList) {
+  for (const [address, slots] of tx.accessList) {
     const a = bytesToBigInt(address);
     world.warm.add(a);
     const account = world.get(a);

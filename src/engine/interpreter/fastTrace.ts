@@ -6,10 +6,10 @@
 // Nothing is written to the VM's state, so a call whose state changes must carry on
 // (trace_callMany's later calls) is not for here.
 import type { Block } from '@ethereumjs/block';
-import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bigIntToBytes, bytesToBigInt, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
+import type { CallFields } from './callFields.js';
 import { type FastCallOutcome, fastCallStats, runFastCall, unsupportedReason } from './fastCall.js';
 import { createFastRecorder } from './fastRecorder.js';
 import type { OpcodeTable } from './fastStepRecorder.js';
@@ -18,7 +18,8 @@ import { StateMiss } from './worldState.js';
 
 export interface FastTraceOptions {
   vm: VM;
-  tx: TypedTransaction;
+  /** The transaction's fields (a call's, or a mined transaction's: callFieldsOf). */
+  tx: CallFields;
   from: Address;
   block: Block;
   needs: RecordNeeds;

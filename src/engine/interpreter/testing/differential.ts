@@ -13,6 +13,7 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { impersonate } from '../../chain/transactionRequest.js';
 import { attachRecorder } from '../../record/createRecorder.js';
 import type { ExecutionRecord, RecordNeeds, StepNeeds } from '../../record/types.js';
+import { callFieldsOf } from '../callFields.js';
 import { runFastCall, type FastCallOutcome } from '../fastCall.js';
 import { runFastRecorded } from '../fastTrace.js';
 import { addressBytes } from '../interpreter.js';
@@ -116,9 +117,11 @@ export async function runCase(fuzz: FuzzVm, seed: number, steps?: StepNeeds): Pr
     let reason = '';
     const needs: RecordNeeds = { state: true, steps };
     const onFallback = (r: string): void => void (reason = r);
-    const recorded = await runFastRecorded({ vm, tx, from: address(SENDER), block, needs, onFallback });
+    // The core gets the transaction's fields (intrinsic gas and floor are its own; ethereumjs runs the object).
+    const fields = callFieldsOf(tx);
+    const recorded = await runFastRecorded({ vm, tx: fields, from: address(SENDER), block, needs, onFallback });
     // Halts the built-in recorder hands over (geth's gas-first errors) still compare as executions.
-    const fast = recorded.record ? recorded.outcome : (reason.includes('gas-first') ? await runFastCall({ vm, tx, from: address(SENDER), block, onFallback }) : undefined);
+    const fast = recorded.record ? recorded.outcome : (reason.includes('gas-first') ? await runFastCall({ vm, tx: fields, from: address(SENDER), block, onFallback }) : undefined);
     await sm.checkpoint();
     let detail: string | undefined;
     try {
