@@ -8,6 +8,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, KECCAK256_NULL, bytesToHex, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import { type VM, runTx } from '@ethereumjs/vm';
 import { ExecutionRevertedError, RpcError, ServerError } from '../../rpc/errors.js';
+import { callGasLimit } from '../execute/callTransaction.js';
 import { type ExecutionGuardOptions, guardCheck, installExecutionGuard } from '../execute/executionGuard.js';
 import { runFastCall } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
@@ -89,7 +90,8 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
   const baseFee = block.header.baseFeePerGas ?? 0n;
   const type = requestTxType(request);
   const priority = request.maxPriorityFeePerGas ?? 0n;
-  const maxFee = request.maxFeePerGas ?? (charged ? baseFee + priority : 0n);
+  // A tip alone gets the block's base fee plus the tip as its fee cap (debug_traceCall's rule too: callRequestFields).
+  const maxFee = request.maxFeePerGas ?? baseFee + priority;
   const gasPrice = request.gasPrice ?? 0n;
   const feeCap = type === 0 || type === 1 ? gasPrice : maxFee;
   const account = await stateManager.getAccount(from);
@@ -185,7 +187,7 @@ export function callOutcomeToError(outcome: CallOutcome): Error | undefined {
 
 /** eth_call: returns the output, or throws the revert / halt error (or the guard's timeout). */
 export async function executeCall(env: CallEnv, request: TransactionRequest, target: CallTarget, overrides?: StateOverrides, guard?: CallGuard): Promise<Uint8Array> {
-  const gasLimit = request.gas !== undefined && request.gas < env.gasCap ? request.gas : env.gasCap;
+  const gasLimit = callGasLimit(request.gas, env.gasCap);
   const outcome = await withCallSession(env, request, target, overrides, (session) => session.run(gasLimit), guard);
   const error = callOutcomeToError(outcome);
   if (error) throw error;

@@ -25,18 +25,29 @@ export interface CallTransactionOptions {
   defaultGas: bigint;
   /** Nonce to put in the transaction (runTx is told to skip the nonce check anyway). */
   nonce: bigint;
+  /** Base fee of the block the call runs in: a call naming a tip but no fee cap gets this plus the tip (default 0). */
+  baseFee?: bigint;
+}
+
+/**
+ * The gas a call runs with: what it names, at most the gas cap, and the cap when it names none
+ * (geth's rule for eth_call and debug_traceCall alike; anvil has no cap).
+ */
+export function callGasLimit(requested: bigint | undefined, gasCap: bigint): bigint {
+  return requested !== undefined && requested < gasCap ? requested : gasCap;
 }
 
 /**
  * The transaction a call becomes, as the fields the core reads: fee market (EIP-1559) when a fee
- * cap or tip is named, access list (EIP-2930) when an access list is, else legacy; the gas limit
- * `defaultGas` when the call names none. {@link callToTransaction} builds the same transaction.
+ * cap or tip is named (a tip alone gets `baseFee` plus the tip as its cap), access list (EIP-2930)
+ * when an access list is, else legacy; the gas limit `defaultGas` when the call names none.
+ * {@link callToTransaction} builds the same transaction.
  */
-export function callRequestFields(call: CallRequest, defaultGas: bigint, common: Common): CallFields {
+export function callRequestFields(call: CallRequest, defaultGas: bigint, common: Common, baseFee = 0n): CallFields {
   const accessList = (call.accessList ?? []).map((item) => [item.address, item.storageKeys] as const);
   const base = { gasLimit: call.gas ?? defaultGas, to: call.to ? new Address(call.to) : undefined, value: call.value ?? 0n, data: call.data ?? new Uint8Array(0) };
   if (call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined) {
-    const maxFeePerGas = call.maxFeePerGas ?? call.maxPriorityFeePerGas ?? 0n;
+    const maxFeePerGas = call.maxFeePerGas ?? baseFee + (call.maxPriorityFeePerGas ?? 0n);
     return { ...base, type: 2, gasPrice: 0n, maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas ?? maxFeePerGas, accessList };
   }
   const withList = call.accessList !== undefined && common.isActivatedEIP(2930);
@@ -49,7 +60,7 @@ export function callRequestFields(call: CallRequest, defaultGas: bigint, common:
  */
 export function callToTransaction(call: CallRequest, options: CallTransactionOptions): TypedTransaction {
   const sender = call.from ? new Address(call.from) : createZeroAddress();
-  const fields = callRequestFields(call, options.defaultGas, options.common);
+  const fields = callRequestFields(call, options.defaultGas, options.common, options.baseFee);
   const base = { nonce: call.nonce ?? options.nonce, gasLimit: fields.gasLimit, to: fields.to, value: fields.value, data: fields.data };
   const accessList = fields.accessList as AccessListBytes;
   const opts = { common: options.common, freeze: false };

@@ -4,10 +4,10 @@
 import type { Block } from '@ethereumjs/block';
 import { Account, Address, KECCAK256_NULL, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
+import { ServerError } from '../../rpc/errors.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import { callBlockFor, type BlockOverrides, type CallBlockCache } from './callBlock.js';
-import { callPaysForGas, callRequestFields, callToTransaction, callTxCommon, type CallRequest } from './callTransaction.js';
+import { callGasLimit, callPaysForGas, callRequestFields, callToTransaction, callTxCommon, type CallRequest } from './callTransaction.js';
 import { type ExecutionGuardOptions, guardCheck } from './executionGuard.js';
 import { runFastRecorded } from '../interpreter/fastTrace.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
@@ -36,18 +36,17 @@ const MAX_NONCE = 1n << 64n;
 
 /** Runs one call and returns its record. State changes stay in `vm` (trace_callMany chains them). */
 export async function runRecordedCall(options: RunCallOptions): Promise<ExecutionRecord> {
-  const { vm, call, gasCap } = options;
-  if (call.gas !== undefined && call.gas > gasCap) {
-    throw new InvalidParamsError(`gas limit ${call.gas} exceeds the gas cap ${gasCap}`);
-  }
+  const { vm, gasCap } = options;
+  // The same rules as eth_call (chain/callExecution.ts): gas above the cap runs with the cap.
+  const call = { ...options.call, gas: callGasLimit(options.call.gas, gasCap) };
   const paysForGas = callPaysForGas(call);
   const blockOptions = { zeroBaseFee: !paysForGas, overrides: options.blockOverrides };
   const block = options.callBlocks ? options.callBlocks.blockFor(options.block, vm.common, blockOptions) : callBlockFor(options.block, vm.common, blockOptions);
+  const baseFee = block.header.baseFeePerGas ?? 0n;
+  const fields = callRequestFields(call, gasCap, vm.common, baseFee);
   const from = call.from ? new Address(call.from) : createZeroAddress();
   const account = await vm.stateManager.getAccount(from);
-  const gas = call.gas ?? gasCap;
-  const price = call.maxFeePerGas ?? call.gasPrice ?? 0n;
-  const want = (call.value ?? 0n) + gas * price;
+  const want = fields.value + fields.gasLimit * (fields.type === 2 ? fields.maxFeePerGas : fields.gasPrice);
   const have = account?.balance ?? 0n;
   if (want > have) {
     throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${have} want ${want}`);
@@ -59,12 +58,11 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
     // The interpreter first, on the call's fields (no transaction object); whatever it does not
     // implement runs on ethereumjs.
     const guard = options.guard;
-    const fields = callRequestFields({ ...call, gas }, gasCap, vm.common);
     const fast = await runFastRecorded({ vm, tx: fields, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
     if (fast.record) return fast.record;
     needs = fast.fallbackNeeds;
   }
-  const tx = callToTransaction({ ...call, gas }, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n });
+  const tx = callToTransaction(call, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n, baseFee });
   return runRecordedTransaction(
     { vm, tx, block, skipNonce: true, guard: options.guard, prepare: senderHasCode ? () => maskSenderCode(vm, from) : undefined },
     needs,
