@@ -39,7 +39,7 @@ describe.each([{ fast: true }, { fast: false }])('call rules, interpreter $fast'
 
   it('behavior: gas above the cap runs with the cap in eth_call, debug_traceCall and trace_call alike', async () => {
     const call = { ...increment(), gas: '0x1000000000000' };
-    expect((await rpc(table, 'eth_call', [call])).hasOwnProperty('result')).toBe(true);
+    expect(await rpc(table, 'eth_call', [call])).toHaveProperty('result');
     const traced = await rpcResult<Obj>(table, 'debug_traceCall', [call, 'latest', { tracer: 'callTracer' }]);
     const capped = await rpcResult<Obj>(table, 'debug_traceCall', [{ ...increment(), gas: `0x${GAS_CAP.toString(16)}` }, 'latest', { tracer: 'callTracer' }]);
     expect(traced).toEqual(capped);
