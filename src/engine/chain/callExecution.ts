@@ -13,7 +13,8 @@ import { type ExecutionGuardOptions, guardCheck, installExecutionGuard } from '.
 import { runFastCall } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import type { ChainCore } from './chainCore.js';
-import { decodeRevertReason, evmErrorToGethText } from './revertReason.js';
+import { decodeRevertReason } from '../render/revertReason.js';
+import { evmErrorToGethText } from './evmErrorText.js';
 import { type StateOverrides, applyStateOverrides } from './stateOverrides.js';
 import { type TransactionRequest, impersonate, requestCallFields, requestToTransaction, requestTxType } from './transactionRequest.js';
 

@@ -17,6 +17,11 @@ describe('decodeRevertReason', () => {
     expect(decodeRevertReason(hexToBytes(encodeErrorResult({ abi, errorName: 'Panic', args: [0x99n] })))).toBe('unknown panic code: 0x99');
   });
 
+  it('behavior: a message that is not UTF-8 keeps its length, each bad byte U+FFFD (as anvil answers)', () => {
+    const data = `0x08c379a0${encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [32n, 2n]).slice(2)}fffe${'00'.repeat(30)}`;
+    expect(decodeRevertReason(hexToBytes(data as `0x${string}`))).toBe('\ufffd\ufffd');
+  });
+
   it('behavior: custom errors, short or malformed data give no reason', () => {
     const custom = encodeErrorResult({ abi, errorName: 'Refused', args: ['0x00000000000000000000000000000000000000aa', 42n] });
     expect(decodeRevertReason(hexToBytes(custom))).toBeUndefined();

@@ -1,5 +1,7 @@
 // Decodes revert data the way geth's abi.UnpackRevert does: `Error(string)` gives its message,
-// `Panic(uint256)` gives solidity's description of the panic code.
+// `Panic(uint256)` gives solidity's description of the panic code. The one decoder: callTracer's
+// `revertReason` and eth_call's "execution reverted: <reason>" both use it. Bytes that are not
+// UTF-8 become U+FFFD, as anvil answers both (measured) and geth's JSON encoding does.
 import { bytesToBigInt } from '@ethereumjs/util';
 
 const ERROR_SELECTOR = '08c379a0';
@@ -38,9 +40,5 @@ export function decodeRevertReason(data: Uint8Array): string | undefined {
   const start = Number(offset);
   const length = bytesToBigInt(body.subarray(start, start + 32));
   if (BigInt(start + 32) + length > BigInt(body.length)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body.subarray(start + 32, start + 32 + Number(length)));
-  } catch {
-    return undefined;
-  }
+  return new TextDecoder().decode(body.subarray(start + 32, start + 32 + Number(length)));
 }

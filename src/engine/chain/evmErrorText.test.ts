@@ -1,6 +1,6 @@
 // geth's wording for ethereumjs's halts, including the located form ethereumjs gives an invalid jump.
 import { describe, expect, it } from 'vitest';
-import { evmErrorToGethText } from './revertReason.js';
+import { evmErrorToGethText } from './evmErrorText.js';
 
 describe('evmErrorToGethText', () => {
   it('behavior: an invalid jump is geth\'s "invalid jump destination", with or without ethereumjs\'s location', () => {
