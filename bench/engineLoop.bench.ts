@@ -2,8 +2,10 @@
 // synchronous interpreter and on ethereumjs (TRACEHOOK_FAST_EVM=0), and anvil (revm) over HTTP in
 // the same run. The loop code is given by state override at an empty address on both peers.
 //
-//   npx tsx bench/engineLoop.bench.ts [--iterations 100000] [--runs 5] [--no-anvil]
+//   npx tsx bench/engineLoop.bench.ts [--iterations 100000] [--runs 5] [--no-anvil] [--no-ethereumjs] [--only keccak|storage]
 //
+// `--no-ethereumjs` and `--only` leave out the slow engine and the other loop, for a profile of
+// one loop on the interpreter (`node --cpu-prof --import tsx bench/engineLoop.bench.ts ...`).
 // Workloads: an arithmetic/keccak loop (MSTORE, KECCAK256, MUL, ADD per round, 91 gas) and a
 // warm-storage loop (SLOAD + SSTORE of one slot per round, 236 gas, n/2.5 rounds). Each figure is
 // the median of `runs` calls after warm-up calls (5, 1 for ethereumjs, whose JIT state does not
@@ -20,6 +22,9 @@ import { numberArg } from './erc20Workload.js';
 const ITERATIONS = numberArg('iterations', 100_000);
 const RUNS = numberArg('runs', 5);
 const withAnvil = !process.argv.includes('--no-anvil');
+const withEthereumjs = !process.argv.includes('--no-ethereumjs');
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const TARGET = '0x00000000000000000000000000000000000b0b0b';
 
 function push3(n: number): string {
@@ -28,9 +33,9 @@ function push3(n: number): string {
 
 const workloads = [
   // PUSH3 n; JUMPDEST; DUP1 PUSH0 MSTORE; PUSH1 32 PUSH0 KECCAK256; DUP2 MUL PUSH1 7 ADD POP; PUSH1 1 SWAP1 SUB; DUP1 PUSH1 4 JUMPI; STOP
-  { name: 'arithmetic/keccak loop', code: (n: number) => push3(n) + '5b805f5260205f2081026007015060019003806004' + '5700', gas: (n: number) => 21_003 + 91 * n },
+  { key: 'keccak', name: 'arithmetic/keccak loop', code: (n: number) => push3(n) + '5b805f5260205f2081026007015060019003806004' + '5700', gas: (n: number) => 21_003 + 91 * n },
   // PUSH3 n; JUMPDEST; PUSH0 SLOAD PUSH1 1 ADD PUSH0 SSTORE; PUSH1 1 SWAP1 SUB; DUP1 PUSH1 4 JUMPI; STOP
-  { name: 'warm-storage loop', code: (n: number) => push3(rounds(n)) + '5b5f546001015f5560019003806004' + '5700', gas: (n: number) => 21_003 + 236 * rounds(n) + 21_800 },
+  { key: 'storage', name: 'warm-storage loop', code: (n: number) => push3(rounds(n)) + '5b5f546001015f5560019003806004' + '5700', gas: (n: number) => 21_003 + 236 * rounds(n) + 21_800 },
 ];
 
 function rounds(n: number): number {
@@ -68,7 +73,7 @@ try {
   console.log(`eth_call, ${ITERATIONS} rounds per call (median of ${RUNS}); shared machine, noisy figures`);
   console.log('| workload | gas per call | interpreter Mgas/s | ethereumjs Mgas/s | anvil Mgas/s | interpreter/ethereumjs | interpreter/anvil |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const workload of workloads) {
+  for (const workload of workloads.filter((w) => only === undefined || w.key === only)) {
     const code = '0x' + workload.code(ITERATIONS);
     const overrides: StateOverrides = new Map([[TARGET, { code: Uint8Array.from(Buffer.from(code.slice(2), 'hex')) }]]);
     const request = { to: Uint8Array.from(Buffer.from(TARGET.slice(2), 'hex')), gas: 1_000_000_000n };
@@ -76,7 +81,7 @@ try {
     process.env.TRACEHOOK_FAST_EVM = '1';
     const fast = await timeRuns(() => chain.call(request, block, overrides), 5);
     process.env.TRACEHOOK_FAST_EVM = '0';
-    const slow = await timeRuns(() => chain.call(request, block, overrides), 1);
+    const slow = withEthereumjs ? await timeRuns(() => chain.call(request, block, overrides), 1) : undefined;
     delete process.env.TRACEHOOK_FAST_EVM;
     let theirs: number | undefined;
     if (anvil) {
@@ -85,7 +90,7 @@ try {
     }
     const mgas = (ms: number) => gas / 1000 / ms;
     console.log(
-      `| ${workload.name} | ${gas} | ${mgas(fast).toFixed(0)} | ${mgas(slow).toFixed(1)} | ${theirs ? mgas(theirs).toFixed(0) : '—'} | ${(slow / fast).toFixed(1)}× | ${theirs ? (theirs / fast).toFixed(2) : '—'} |`,
+      `| ${workload.name} | ${gas} | ${mgas(fast).toFixed(0)} | ${slow ? mgas(slow).toFixed(1) : '—'} | ${theirs ? mgas(theirs).toFixed(0) : '—'} | ${slow ? (slow / fast).toFixed(1) + '×' : '—'} | ${theirs ? (theirs / fast).toFixed(2) : '—'} |`,
     );
   }
 } finally {
