@@ -476,7 +476,8 @@ export class Interpreter {
             const length = stack[stack.length - 2]!;
             use(30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
             stack.pop();
-            stack[stack.length - 1] = keccak256Word(mem.view(Number(offset & 0xffffffffn), Number(length & 0xffffffffn)));
+            mem.ensure();
+            stack[stack.length - 1] = keccak256Word(mem.buf, Number(offset & 0xffffffffn), Number(length & 0xffffffffn));
             break;
           }
           case 0x30:
