@@ -13,7 +13,7 @@ import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
 import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
-import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned, wordToBytes } from './words.js';
+import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned } from './words.js';
 import { type Account, type StateMiss, Unsupported, type WorldState } from './worldState.js';
 
 export { Errors, addressBytes };
@@ -488,7 +488,9 @@ export class Interpreter {
             const length = stack[stack.length - 2]!;
             use(30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
             stack.pop();
-            stack[stack.length - 1] = keccak256Word(mem.view(Number(offset & 0xffffffffn), Number(length & 0xffffffffn)));
+            mem.ensure();
+            // Paid for: below 4 GiB, or a length of 0 (then nothing is read).
+            stack[stack.length - 1] = keccak256Word(mem.buf, length === 0n ? 0 : Number(offset), Number(length));
             break;
           }
           case 0x30:
@@ -643,8 +645,7 @@ export class Interpreter {
             need(1);
             const offset = stack[stack.length - 1]!;
             use(3 + mem.expand(offset, 32n));
-            mem.ensure();
-            stack[stack.length - 1] = bytesToWord(mem.buf, Number(offset), 32);
+            stack[stack.length - 1] = mem.loadWord(Number(offset));
             break;
           }
           case 0x52: {
@@ -653,8 +654,7 @@ export class Interpreter {
             use(3 + mem.expand(offset, 32n));
             need(2);
             stack.pop();
-            mem.ensure();
-            wordToBytes(stack.pop()!, mem.buf, Number(offset));
+            mem.storeWord(Number(offset), stack.pop()!);
             break;
           }
           case 0x53: {

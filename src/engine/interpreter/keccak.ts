@@ -1,32 +1,68 @@
-// KECCAK256 for the interpreter: hash-wasm's WebAssembly keccak (about 8× @noble/hashes' on a
-// 32-byte input, measured here), which must be instantiated once asynchronously; until then, and
-// if it cannot load, @noble/hashes.
+// KECCAK256 for the interpreter (and the chain's Common, chainConfig.ts): our own keccak-f[1600]
+// in WebAssembly (keccakWasm.ts), compiled synchronously when this module loads; padding and the
+// copies into its memory are here. If WebAssembly is unavailable, @noble/hashes.
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { type IHasher, createKeccak } from 'hash-wasm';
+import { KECCAK_LAYOUT, KECCAK_RATE, type KeccakExports, instantiateKeccak } from './keccakWasm.js';
 
-let hasher: IHasher | undefined;
-let loading: Promise<void> | undefined;
+function tryInstantiate(): KeccakExports | undefined {
+  try {
+    return instantiateKeccak();
+  } catch {
+    return undefined;
+  }
+}
 
-/** Instantiates the WebAssembly hasher (once per thread). */
+const wasm = tryInstantiate();
+// The module never grows its memory, so these views stay valid.
+const heap = wasm ? new Uint8Array(wasm.memory.buffer) : new Uint8Array(32);
+const digest = new DataView(heap.buffer, KECCAK_LAYOUT.state, 32);
+const INPUT = KECCAK_LAYOUT.input;
+const CHUNK_BLOCKS = KECCAK_LAYOUT.inputBlocks;
+
+/** Kept for callers written when the hasher loaded asynchronously: it is ready at import now. */
 export function loadKeccak(): Promise<void> {
-  loading ??= createKeccak(256).then(
-    (h) => {
-      hasher = h;
-    },
-    () => undefined,
-  );
-  return loading;
+  return Promise.resolve();
 }
 
+/** Absorbs bytes[start, start+length) with keccak's padding; the digest is then heap[0..32). */
+function hashInto(exports: KeccakExports, bytes: Uint8Array, start: number, length: number): void {
+  let offset = start;
+  let remaining = length;
+  let fresh = 1;
+  while (remaining >= KECCAK_RATE) {
+    const blocks = Math.min(Math.floor(remaining / KECCAK_RATE), CHUNK_BLOCKS);
+    const size = blocks * KECCAK_RATE;
+    heap.set(bytes.subarray(offset, offset + size), INPUT);
+    exports.absorb(INPUT, blocks, fresh);
+    fresh = 0;
+    offset += size;
+    remaining -= size;
+  }
+  // Short tails are copied byte by byte: cheaper than a subarray and a set for a word or two.
+  if (remaining <= 64) {
+    for (let i = 0; i < remaining; i++) heap[INPUT + i] = bytes[offset + i]!;
+  } else {
+    heap.set(bytes.subarray(offset, offset + remaining), INPUT);
+  }
+  heap.fill(0, INPUT + remaining, INPUT + KECCAK_RATE);
+  heap[INPUT + remaining] = 0x01;
+  heap[INPUT + KECCAK_RATE - 1]! |= 0x80;
+  exports.absorb(INPUT, 1, fresh);
+}
+
+/** Keccak-256 (Ethereum's, padding 0x01) of `data`, as a new array. */
 export function keccak256(data: Uint8Array): Uint8Array {
-  if (hasher === undefined) return keccak_256(data);
-  hasher.init();
-  hasher.update(data);
-  return hasher.digest('binary');
+  if (wasm === undefined) return keccak_256(data);
+  hashInto(wasm, data, 0, data.length);
+  return heap.slice(KECCAK_LAYOUT.state, KECCAK_LAYOUT.state + 32);
 }
 
-/** The hash as a 256-bit word. */
-export function keccak256Word(data: Uint8Array): bigint {
-  const view = new DataView(keccak256(data).buffer);
-  return (view.getBigUint64(0) << 192n) | (view.getBigUint64(8) << 128n) | (view.getBigUint64(16) << 64n) | view.getBigUint64(24);
+/** The hash of bytes[start, start+length) as a 256-bit word (big-endian), without copying the input out. */
+export function keccak256Word(bytes: Uint8Array, start = 0, length = bytes.length - start): bigint {
+  if (wasm === undefined) {
+    const view = new DataView(keccak_256(bytes.subarray(start, start + length)).buffer);
+    return (view.getBigUint64(0) << 192n) | (view.getBigUint64(8) << 128n) | (view.getBigUint64(16) << 64n) | view.getBigUint64(24);
+  }
+  hashInto(wasm, bytes, start, length);
+  return (digest.getBigUint64(0) << 192n) | (digest.getBigUint64(8) << 128n) | (digest.getBigUint64(16) << 64n) | digest.getBigUint64(24);
 }

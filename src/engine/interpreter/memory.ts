@@ -1,4 +1,5 @@
 // One frame's memory for the interpreter, grown as used, with the yellow paper's expansion cost.
+import { viewToWord, wordToView } from './words.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -9,14 +10,18 @@ function memCost(words: number): number {
 /** One frame's memory: grows on use, `words` is what gas has paid for (MSIZE). */
 export class Memory {
   buf = new Uint8Array(0);
+  /** A DataView over `buf`, replaced with it. */
+  private data = new DataView(this.buf.buffer);
   words = 0;
 
   /** Gas to grow to cover [offset, offset+length), updating `words`; Infinity past 4 GiB. */
   expand(offset: bigint, length: bigint): number {
     if (length === 0n) return 0;
-    const end = offset + length;
-    if (end > 0xffffffffn) return Infinity;
-    const words = Math.ceil(Number(end) / 32);
+    // Compared before adding: a BigInt sum would allocate.
+    if (offset > 0xffffffffn || length > 0xffffffffn) return Infinity;
+    const end = Number(offset) + Number(length);
+    if (end > 0xffffffff) return Infinity;
+    const words = Math.ceil(end / 32);
     if (words <= this.words) return 0;
     const cost = memCost(words) - memCost(this.words);
     this.words = words;
@@ -30,7 +35,20 @@ export class Memory {
       const next = new Uint8Array(Math.max(size, Math.min(this.buf.length * 2, size + 65536)));
       next.set(this.buf);
       this.buf = next;
+      this.data = new DataView(next.buffer);
     }
+  }
+
+  /** MLOAD's read of the word at `offset` (after gas was charged for it). */
+  loadWord(offset: number): bigint {
+    this.ensure();
+    return viewToWord(this.data, offset);
+  }
+
+  /** MSTORE's write of `word` at `offset` (after gas was charged for it). */
+  storeWord(offset: number, word: bigint): void {
+    this.ensure();
+    wordToView(word, this.data, offset);
   }
 
   /** The bytes in place (valid until memory changes). */

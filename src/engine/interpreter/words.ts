@@ -1,5 +1,5 @@
 // 256-bit words as BigInt for the interpreter: two's complement, exponentiation mod 2^256, and
-// the conversions between words and bytes on the hot path (32-byte loads through a DataView).
+// the conversions between words and bytes on the hot path (32-byte loads and stores through a DataView).
 import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 
 export const M256 = (1n << 256n) - 1n;
@@ -24,10 +24,40 @@ const MASK64 = (1n << 64n) - 1n;
 const scratchBytes = new Uint8Array(32);
 const scratch = new DataView(scratchBytes.buffer);
 
+/**
+ * The 32 bytes at `offset` as a word (big-endian). A BigInt operation allocates, so words with zero
+ * high halves (counters, lengths, addresses below 2^128) skip the shifts and ORs of the others.
+ */
+export function viewToWord(view: DataView, offset: number): bigint {
+  if ((view.getUint32(offset) | view.getUint32(offset + 4) | view.getUint32(offset + 8) | view.getUint32(offset + 12)) === 0) {
+    if ((view.getUint32(offset + 16) | view.getUint32(offset + 20)) === 0) return view.getBigUint64(offset + 24);
+    return (view.getBigUint64(offset + 16) << 64n) | view.getBigUint64(offset + 24);
+  }
+  return (view.getBigUint64(offset) << 192n) | (view.getBigUint64(offset + 8) << 128n) | (view.getBigUint64(offset + 16) << 64n) | view.getBigUint64(offset + 24);
+}
+
+/** Writes a word (0 <= word < 2^256) as 32 bytes at `offset`; setBigUint64 keeps the low 64 bits, so no masks. */
+export function wordToView(word: bigint, view: DataView, offset: number): void {
+  if (word <= MASK64) {
+    view.setUint32(offset, 0);
+    view.setUint32(offset + 4, 0);
+    view.setUint32(offset + 8, 0);
+    view.setUint32(offset + 12, 0);
+    view.setUint32(offset + 16, 0);
+    view.setUint32(offset + 20, 0);
+    view.setBigUint64(offset + 24, word);
+    return;
+  }
+  view.setBigUint64(offset + 24, word);
+  view.setBigUint64(offset + 16, word >> 64n);
+  view.setBigUint64(offset + 8, word >> 128n);
+  view.setBigUint64(offset, word >> 192n);
+}
+
 export function bytesToWord(bytes: Uint8Array, start: number, length: number): bigint {
   if (length === 32 && start + 32 <= bytes.length) {
     scratchBytes.set(bytes.subarray(start, start + 32));
-    return (scratch.getBigUint64(0) << 192n) | (scratch.getBigUint64(8) << 128n) | (scratch.getBigUint64(16) << 64n) | scratch.getBigUint64(24);
+    return viewToWord(scratch, 0);
   }
   let hex = '';
   for (let i = 0; i < length; i++) {
@@ -35,14 +65,6 @@ export function bytesToWord(bytes: Uint8Array, start: number, length: number): b
     hex += b < 16 ? '0' + b.toString(16) : b.toString(16);
   }
   return length === 0 ? 0n : BigInt('0x' + hex);
-}
-
-export function wordToBytes(word: bigint, out: Uint8Array, offset: number): void {
-  scratch.setBigUint64(0, word >> 192n);
-  scratch.setBigUint64(8, (word >> 128n) & MASK64);
-  scratch.setBigUint64(16, (word >> 64n) & MASK64);
-  scratch.setBigUint64(24, word & MASK64);
-  out.set(scratchBytes, offset);
 }
 
 export function addressBytes(address: bigint): Uint8Array {
