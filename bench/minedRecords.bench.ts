@@ -4,9 +4,15 @@
 //
 //   npx tsx bench/minedRecords.bench.ts [--txs 400] [--rounds 4]
 //
+// It also prints the SQLite pages each block's commit writes to chain.sqlite's WAL: a second
+// connection holds a read snapshot open, so no checkpoint can restart the WAL and its growth over
+// the run counts every frame (4 KiB page + 24-byte header) the commits appended.
+//
 // The transactions are the traces bench's: an ERC-20 deployment, then transfers. anvil has no such
 // setting, so it is not run here; traces.bench.ts prints the mining row side by side with anvil.
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { hexToBytes } from 'viem';
 import { createDevChain } from '../src/engine/chain/devChain.js';
 import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
@@ -35,6 +41,26 @@ async function mine(raws: Uint8Array[], minedRecordBytes: number): Promise<{ cpu
   }
 }
 
+/** WAL frames appended per mined transaction (one block each), records on. */
+async function walPagesPerBlock(raws: Uint8Array[]): Promise<number> {
+  const dataDir = makeTempDir('tracehook-mining-pages-');
+  const chain = await createDevChain({ dataDir, minedRecordBytes: 64 * 1024 * 1024 });
+  const file = join(dataDir, 'chain.sqlite');
+  const reader = new Database(file, { readonly: true });
+  try {
+    reader.prepare('BEGIN').run();
+    reader.prepare('SELECT COUNT(*) FROM meta').get();
+    const walBytes = () => statSync(`${file}-wal`).size;
+    const before = walBytes();
+    for (const raw of raws) await chain.sendRawTransaction(raw);
+    return (walBytes() - before) / (4096 + 24) / raws.length;
+  } finally {
+    reader.close();
+    await chain.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const raws = await signedTransactions();
 await mine(raws.slice(0, 50), 0); // JIT warm-up
 const settings = [
@@ -50,3 +76,4 @@ console.log(`\nMining ${raws.length} transactions (automine, in-process), ${ROUN
 console.log('| setting | CPU ms per tx | wall ms per tx |');
 console.log('| --- | ---: | ---: |');
 for (const [i, s] of settings.entries()) console.log(`| ${s.name} | ${fmt(results[i]!.map((r) => r.cpuMs))} | ${fmt(results[i]!.map((r) => r.wallMs))} |`);
+console.log(`\nSQLite pages written to the WAL per block (one transaction each, records on): ${(await walPagesPerBlock(raws)).toFixed(1)}`);

@@ -7,7 +7,7 @@ import { paramsTx } from '@ethereumjs/tx';
 import type { KZG } from '@ethereumjs/util';
 import { paramsVM } from '@ethereumjs/vm';
 import { ServiceError } from '../../rpc/errors.js';
-import { wasmEcrecover } from './wasmEcrecover.js';
+import { chooseEcrecover } from './nativeEcrecover.js';
 import { DEFAULT_CHAIN_CACHE_BYTES } from './chainCacheBudget.js';
 import { keccak256 } from '../interpreter/keccak.js';
 import type { ForkSetup } from './forkGenesis.js';
@@ -166,6 +166,9 @@ export function resolveChainConfig(options: DevChainOptions): DevChainConfig {
   };
 }
 
+/** libsecp256k1's native addon when it loads, else its WebAssembly build (nativeEcrecover.ts). */
+const ecrecover = chooseEcrecover();
+
 /**
  * Chain rules pinned to one hardfork. Every hardfork is declared active from block 0, so no
  * mainnet transition rule (DAO extra data, London's first-block base fee) ever applies.
@@ -176,7 +179,7 @@ export function createChainCommon(chainId: bigint, hardfork: string, kzg?: KZG):
     chain: { ...Mainnet, name: 'tracehook-dev', chainId: Number(chainId), hardforks, bootstrapNodes: [], dnsNetworks: [] },
     hardfork,
     // Without a KZG, the point-evaluation precompile (0x0a) throws out of the VM instead of running.
-    customCrypto: kzg ? { ecrecover: wasmEcrecover, keccak256, kzg } : { ecrecover: wasmEcrecover, keccak256 },
+    customCrypto: kzg ? { ecrecover, keccak256, kzg } : { ecrecover, keccak256 },
   });
 }
 

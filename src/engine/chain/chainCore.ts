@@ -271,6 +271,12 @@ function createCore(parts: CoreParts): ChainCore {
 
   const reads = createReadCaches({ common, openState, createVmOn });
 
+  /**
+   * The root whose closure a commit writes (trieNodeStore.flushPending). Not in fork mode, where the
+   * buffer also holds nodes fetched from the remote for reads at other roots, kept to spare fetches.
+   */
+  const committedRootFilter = (root: Uint8Array): Uint8Array | undefined => (remote ? undefined : root);
+
   /** One write transaction of the chain; a full disk is a StorageFullError naming chain.sqlite, nothing written. */
   function writeChain(write: () => void): void {
     try {
@@ -329,7 +335,7 @@ function createCore(parts: CoreParts): ChainCore {
     zeroBaseFeeBlock: reads.zeroBaseFeeBlock,
     commitBlock(block, receipts, preStateRoot) {
       writeChain(() => {
-        trieStore.flushPending();
+        trieStore.flushPending(committedRootFilter(block.header.stateRoot));
         parts.stateKeys.flushPending();
         blocks.putCanonicalBlock(block, receipts, preStateRoot);
         blocks.setMeta(META_HEAD, block.hash());
@@ -345,7 +351,7 @@ function createCore(parts: CoreParts): ChainCore {
     },
     commitWorkingRoot(root) {
       writeChain(() => {
-        trieStore.flushPending();
+        trieStore.flushPending(committedRootFilter(root));
         parts.stateKeys.flushPending();
         blocks.setMeta(META_WORKING_ROOT, root);
       });

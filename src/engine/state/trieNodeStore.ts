@@ -3,6 +3,8 @@
 // also records what refers to them (a block or the working root), so a crash never leaves a root
 // pointing at missing nodes. Nothing is ever deleted: every historical root stays readable.
 import type { Database, Statement } from 'better-sqlite3';
+import { flatHex } from './flatHex.js';
+import { reachablePendingKeys } from './reachableNodes.js';
 
 /** Key/value store of trie nodes keyed by unprefixed hex (as @ethereumjs/mpt hands them over). */
 export interface TrieNodeStore {
@@ -11,8 +13,12 @@ export interface TrieNodeStore {
   put(keyHex: string, value: Uint8Array): void;
   /** Number of buffered writes. */
   pendingCount(): number;
-  /** Writes buffered nodes to SQLite. Call inside a `db.transaction`; not atomic on its own. */
-  flushPending(): void;
+  /**
+   * Writes buffered nodes to SQLite. Call inside a `db.transaction`; not atomic on its own. Given
+   * the state root being committed, writes only what it needs (reachableNodes.ts: the nodes it
+   * reaches, and code) and drops the nodes of intermediate roots, which nothing refers to.
+   */
+  flushPending(committedRoot?: Uint8Array): void;
   /**
    * Writes up to `max` buffered nodes in a transaction of their own and returns how many are left:
    * a large write (a state load) spread over turns of the event loop. Nodes are content-addressed
@@ -102,8 +108,9 @@ export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStor
     pendingCount() {
       return pending.size;
     },
-    flushPending() {
-      for (const [keyHex, value] of pending) write(keyHex, value);
+    flushPending(committedRoot) {
+      const needed = committedRoot && reachablePendingKeys(pending, flatHex(committedRoot));
+      for (const [keyHex, value] of pending) if (!needed || needed.has(keyHex)) write(keyHex, value);
       pending.clear();
     },
     flushSome(max) {
