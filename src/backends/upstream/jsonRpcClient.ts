@@ -1,6 +1,7 @@
 // The one JSON-RPC client over HTTP(S) for every call to a node (upstream backends, the follower):
 // single calls and whole batches, each answer checked before anyone sees it, every failure an
 // UpstreamError (rpc/errors.ts) that says whether it may be retried. Choosing upstreams is not here.
+import { noteAnswerSize } from './largeAnswerGc.js';
 import { MAX_ANSWER_DEPTH, isNestedDeeperThan } from './answerDepth.js';
 import {
   RpcError,
@@ -82,6 +83,7 @@ export function createJsonRpcClient(options: JsonRpcClientOptions): JsonRpcClien
     pool.post(body, { deadlineMs: callOptions.timeoutMs ?? timeoutMs, signal: callOptions.signal, resendOnStale });
 
   const parse = (answer: HttpAnswer): unknown => {
+    noteAnswerSize(answer.text.length);
     if (isNestedDeeperThan(answer.text, MAX_ANSWER_DEPTH)) throw new UpstreamBadAnswerError(label, `nested deeper than ${MAX_ANSWER_DEPTH} levels`);
     try {
       return JSON.parse(answer.text);
