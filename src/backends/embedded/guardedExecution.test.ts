@@ -132,10 +132,11 @@ describe.each([
   it('behavior: its queued calls are dropped and its running call is cancelled; the worker is free and kept', async () => {
     const client = new AbortController();
     const gone = post(service.rpcUrl('free'), Array.from({ length: 10 }, (_, i) => loopCall(i)), client.signal).catch((error: unknown) => error);
-    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 1, queued: 9 }), { timeout: 5000 });
+    // One runs, one is held by the worker to run next, eight wait.
+    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 8 }), { timeout: 5000 });
     client.abort();
     await gone;
-    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 0, queued: 0, cancelled: 10 }), { timeout: 1000, interval: 10 });
+    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 0, ahead: 0, queued: 0, cancelled: 10 }), { timeout: 1000, interval: 10 });
     expect(service.pool!.stats()).toMatchObject({ workers: 1, replaced: 0 });
     // The same key's next call does not wait behind anything.
     const started = performance.now();
@@ -190,14 +191,14 @@ describe('one key flooding the trace pool', () => {
     const flood = new AbortController();
     const heavy = Array.from({ length: 30 }, (_, i) => call(i, 'trace_call', [{ to: LOOP }, ['trace'], 'latest', OVERRIDES]));
     const flooding = (post(service.rpcUrl('payg'), heavy, flood.signal) as Promise<RpcAnswer[]>).catch(() => undefined);
-    // Key A holds the whole queue (16 waiting, 14 refused, one running): ~5 s of work.
-    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 1, queued: 16 }), { timeout: 5000 });
+    // Key A holds the whole queue (one running, one held by the worker, 16 waiting, 12 refused): ~5 s of work.
+    await vi.waitFor(() => expect(service.pool!.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 16 }), { timeout: 5000 });
     const started = performance.now();
     const answer = (await post(service.rpcUrl('enterprise'), call(1, 'trace_call', [{ to: COUNTDOWN }, ['trace'], 'latest', OVERRIDES]))) as RpcAnswer;
     const elapsed = performance.now() - started;
     expect(answer.error).toBeUndefined();
     expect(answer.result).toMatchObject({ trace: [{ type: 'call' }] });
-    // At most the running job and one turn of A ahead of it.
+    // At most the running job and the one the worker holds (A's turn) ahead of it.
     expect(elapsed).toBeLessThan(1500);
     flood.abort();
     await flooding;

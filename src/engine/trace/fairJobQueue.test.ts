@@ -30,6 +30,19 @@ describe('createFairJobQueue', () => {
     expect(queue.keys).toBe(0);
   });
 
+  it('behavior: a key served just before its queue emptied waits behind a key not served since', () => {
+    const queue = createFairJobQueue<string>({ limit: 100 });
+    queue.push('A', 'a1');
+    expect(queue.shift()).toBe('a1');
+    queue.push('A', 'a2');
+    expect(queue.shift()).toBe('a2');
+    // A was served twice with nothing else waiting; B, arriving after A's backlog, goes first.
+    for (const item of ['a3', 'a4']) queue.push('A', item);
+    queue.push('B', 'b1');
+    queue.push('C', 'c1');
+    expect(drainOrder(queue)).toEqual(['b1', 'c1', 'a3', 'a4']);
+  });
+
   it('error: a key beyond its share (limit / keys waiting, at least minShare) is refused; others are admitted', () => {
     const queue = createFairJobQueue<string>({ limit: 12, minShare: 2 });
     queue.push('B', 'b1');

@@ -1,5 +1,7 @@
-// The trace pool's waiting room: one FIFO per client key, served round-robin between keys, with
-// each key limited to its share of the total, so one key's flood cannot keep another key out.
+// The trace pool's waiting room: one FIFO per client key, served round-robin between keys (the key
+// served least recently goes next, remembered also while a key has nothing waiting, since workers
+// take jobs ahead of need), with each key limited to its share of the total, so one key's flood
+// cannot keep another key out.
 // Pure data structure: the pool (tracePool.ts) decides what a refusal or a push-out answers.
 
 export interface FairJobQueueOptions {
@@ -25,7 +27,11 @@ export interface FairJobQueue<T> {
    * its share, the newest item of the key holding the most is pushed out to make room.
    */
   push(key: string, item: T): PushResult<T>;
-  /** The next item: the oldest of the key whose turn it is (keys take turns). */
+  /**
+   * The next item: the oldest of the key whose turn it is: keys take turns, the one served least
+   * recently first (a key never served, or not among the last SERVED_MEMORY served, before any
+   * other; between such keys, the first to arrive).
+   */
   shift(): T | undefined;
   /** Takes `item` out of `key`'s queue (e.g. its client went away); false if it was not waiting. */
   remove(key: string, item: T): boolean;
@@ -35,10 +41,16 @@ export interface FairJobQueue<T> {
   waiting(): IterableIterator<T>;
 }
 
+/** How many keys the queue remembers serving (their turn order), with or without items waiting. */
+const SERVED_MEMORY = 4096;
+
 export function createFairJobQueue<T>(options: FairJobQueueOptions): FairJobQueue<T> {
   const minShare = options.minShare ?? 8;
-  // Insertion order is the round-robin order: a key served moves to the end.
+  // Keys with items waiting, in the order their items came; which goes next is `served`'s to say.
   const queues = new Map<string, T[]>();
+  /** When each key was last served (a count of shifts), oldest first. */
+  const served = new Map<string, number>();
+  let shifts = 0;
   let size = 0;
 
   const shareOf = (key: string): number =>
@@ -84,13 +96,19 @@ export function createFairJobQueue<T>(options: FairJobQueueOptions): FairJobQueu
       return pushedOut === undefined ? { ok: true } : { ok: true, pushedOut };
     },
     shift() {
-      const first = queues.entries().next();
-      if (first.done) return undefined;
-      const [key, queue] = first.value;
-      const item = take(key, queue, false);
+      let next: [string, T[]] | undefined;
+      let nextServed = Infinity;
+      for (const entry of queues) {
+        const at = served.get(entry[0]) ?? -1;
+        if (at < nextServed) [next, nextServed] = [entry, at];
+      }
+      if (!next) return undefined;
+      const [key, queue] = next;
       // Its turn is over: the key goes to the back of the line.
-      if (queues.delete(key)) queues.set(key, queue);
-      return item;
+      served.delete(key);
+      served.set(key, shifts++);
+      if (served.size > SERVED_MEMORY) served.delete(served.keys().next().value!);
+      return take(key, queue, false);
     },
     remove(key, item) {
       const queue = queues.get(key);

@@ -2,7 +2,8 @@
 // purpose (testing/misbehavingWorker.ts): a stuck worker is terminated and replaced and its job
 // fails with the timeout error; a crash fails only the crashed job with an InternalError; a full
 // queue refuses new jobs with LimitExceededError; keys are served in turn and held to their share;
-// a job whose client goes away leaves the queue, or is cancelled in its worker.
+// a job whose client goes away leaves the queue, or is cancelled in its worker; a job a worker holds
+// survives that worker's death and is taken back when another worker goes idle.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InternalError, LimitExceededError } from '../../rpc/errors.js';
 import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
@@ -27,7 +28,24 @@ describe('createTracePool', () => {
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
     const answers = await Promise.all([answer(1000), answer(1000), answer(1000), answer(1000)].map((job) => pool!.run(job)));
     expect(new Set(answers.flat()).size).toBe(2);
-    expect(pool.stats()).toEqual({ workers: 2, starting: 0, busy: 0, queued: 0, queuedKeys: 0, queuedByClass: {}, replaced: 0, cancelled: 0 });
+    expect(pool.stats()).toEqual({ workers: 2, starting: 0, busy: 0, ahead: 0, queued: 0, queuedKeys: 0, queuedByClass: {}, replaced: 0, cancelled: 0 });
+  });
+
+  it('behavior: a worker holds its next job; with another worker idle and nothing waiting, the held job is taken back and runs there', async () => {
+    pool = createTracePool({ size: 2, worker: WORKER, workerUrl });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const done: string[] = [];
+    const track = (label: string, run: Promise<string[]>) => run.then(([thread]) => (done.push(label), thread));
+    const long = track('long', pool.run(answer(5000))); // 500 ms on the first worker
+    const short = track('short', pool.run(answer(300))); // 30 ms on the second
+    const held = track('held', pool.run(answer(100))); // held by the first worker, behind `long`
+    expect(pool.stats()).toMatchObject({ busy: 2, ahead: 1, queued: 0 });
+    const [longThread, shortThread, heldThread] = await Promise.all([long, short, held]);
+    // The second worker went idle and took the held job instead of it waiting out `long`.
+    expect(done).toEqual(['short', 'held', 'long']);
+    expect(heldThread).toBe(shortThread);
+    expect(heldThread).not.toBe(longThread);
+    expect(pool.stats()).toMatchObject({ busy: 0, ahead: 0, queued: 0, replaced: 0 });
   });
 
   it('error: a worker stuck past the timeout is terminated and replaced; its job fails with the timeout error', async () => {
@@ -35,7 +53,9 @@ describe('createTracePool', () => {
     const [before] = await pool.run(answer());
     const started = performance.now();
     const stuck = failure(pool.run(hang(100)));
+    // Held by the stuck worker: it runs on the replacement, not fails with it.
     const queued = pool.run(answer());
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 1 });
     const error = await stuck;
     expect(error).toBeInstanceOf(ExecutionTimeoutError);
     expect((error as Error).message).toBe('execution timeout: exceeded 100 ms');
@@ -47,10 +67,16 @@ describe('createTracePool', () => {
 
   it('error: a crash fails only the crashed job (InternalError) and the worker is replaced', async () => {
     pool = createTracePool({ size: 2, worker: WORKER, workerUrl });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
     const slow = pool.run(answer(3000));
-    const error = await failure(pool.run(crash()));
+    const crashing = failure(pool.run(crash()));
+    // Held by the crashing worker (the other one holds nothing yet): it runs on the replacement.
+    const held = pool.run(answer(100));
+    expect(pool.stats()).toMatchObject({ busy: 2, ahead: 1 });
+    const error = await crashing;
     expect(error).toBeInstanceOf(InternalError);
     expect((error as InternalError).details).toBe('trace worker exited with code 3');
+    expect(await held).toHaveLength(1);
     expect(await slow).toHaveLength(1);
     expect(await pool.run(answer())).toHaveLength(1);
     expect(pool.stats()).toMatchObject({ workers: 2, replaced: 1 });
@@ -60,15 +86,16 @@ describe('createTracePool', () => {
     pool = createTracePool({ size: 1, worker: WORKER, workerUrl, maxQueuedJobs: 2 });
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
     const running = pool.run(answer(1000));
+    const held = pool.run(answer(1000));
     const waiting = [pool.run(answer(1000)), pool.run(answer(1000))];
-    expect(pool.stats()).toMatchObject({ busy: 1, queued: 2 });
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 2 });
     const error = await failure(pool.run(answer()));
     expect(error).toBeInstanceOf(LimitExceededError);
     expect((error as LimitExceededError).code).toBe(-32005);
     expect((error as Error).message).toMatchInlineSnapshot(`"trace queue is full (2 traces waiting); retry later"`);
     await running;
-    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
-    expect(await Promise.all([...waiting, pool.run(answer())])).toHaveLength(3);
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 1 });
+    expect(await Promise.all([held, ...waiting, pool.run(answer())])).toHaveLength(4);
   });
 
   it('default: up to 256 jobs wait', async () => {
@@ -98,7 +125,8 @@ describe('createTracePool', () => {
     const a = Array.from({ length: 5 }, (_, i) => run('A', `A${i}`));
     const b = run('B', 'B0');
     await Promise.all([...a, b]);
-    // A0 was running when B arrived; B0 comes right after A1 (A's turn), not after A4.
+    // A0 was running and A1 held by the worker when B arrived; B0 comes right after A1 (A's
+    // turn), not after A4.
     expect(order).toEqual(['A0', 'A1', 'B0', 'A2', 'A3', 'A4']);
   });
 
@@ -106,8 +134,8 @@ describe('createTracePool', () => {
     pool = createTracePool({ size: 1, worker: WORKER, workerUrl, maxQueuedJobs: 16, minKeyShare: 2 });
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
     const flood = Array.from({ length: 20 }, () => failure(pool!.run(answer(200), { clientKey: 'A', keyClass: 'payg' })));
-    // One runs, 16 wait (A alone holds the whole queue), 3 are refused.
-    expect(pool.stats()).toMatchObject({ busy: 1, queued: 16, queuedKeys: 1, queuedByClass: { payg: 16 } });
+    // One runs, one is held by the worker, 16 wait (A alone holds the whole queue), 2 are refused.
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 16, queuedKeys: 1, queuedByClass: { payg: 16 } });
     const b = pool.run(answer(200), { clientKey: 'B', keyClass: 'enterprise' });
     // B is under its share (8 of 16 with two keys): A's newest waiting job gives up its place.
     expect(pool.stats()).toMatchObject({ queued: 16, queuedKeys: 2, queuedByClass: { payg: 15, enterprise: 1 } });
@@ -118,13 +146,12 @@ describe('createTracePool', () => {
     });
     expect(await b).toHaveLength(1);
     const outcomes = await Promise.all(flood);
-    expect(outcomes.filter((e) => (e as Error).message === 'expected a failure')).toHaveLength(16);
+    expect(outcomes.filter((e) => (e as Error).message === 'expected a failure')).toHaveLength(17);
     const errors = outcomes.filter((e) => e instanceof LimitExceededError).map((e) => e.message);
-    // A's 17th (its newest waiting) was pushed out for B; the last three were refused while A was
+    // A's 18th (its newest waiting) was pushed out for B; the last two were refused while A was
     // alone in a full queue.
     expect(errors).toEqual([
       'trace queue is full for this key (its share is 8 of 16 places while 2 keys wait); retry later',
-      'trace queue is full (16 traces waiting); retry later',
       'trace queue is full (16 traces waiting); retry later',
       'trace queue is full (16 traces waiting); retry later',
     ]);
@@ -137,9 +164,10 @@ describe('createTracePool', () => {
     const running = pool.run(answer(1000));
     const client = new AbortController();
     const waiting = Array.from({ length: 50 }, () => failure(pool!.run(answer(1000), { signal: client.signal, clientKey: 'A' })));
-    expect(pool.stats().queued).toBe(50);
+    // The first is held by the worker, the rest wait in the queue: all leave.
+    expect(pool.stats()).toMatchObject({ ahead: 1, queued: 49 });
     client.abort();
-    expect(pool.stats()).toMatchObject({ queued: 0, queuedKeys: 0, cancelled: 50 });
+    expect(pool.stats()).toMatchObject({ ahead: 0, queued: 0, queuedKeys: 0, cancelled: 50 });
     for (const error of await Promise.all(waiting)) expect(error).toBeInstanceOf(ExecutionCancelledError);
     expect(await running).toHaveLength(1);
     await expect(pool.run(answer(), { signal: client.signal })).rejects.toBeInstanceOf(ExecutionCancelledError);
@@ -151,7 +179,7 @@ describe('createTracePool', () => {
     const client = new AbortController();
     const cancelled = failure(pool.run(answer(60_000), { signal: client.signal }));
     const next = pool.run(answer(100));
-    expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 0 });
     const started = performance.now();
     client.abort();
     expect(await cancelled).toBeInstanceOf(ExecutionCancelledError);

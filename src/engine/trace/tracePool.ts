@@ -1,7 +1,10 @@
 // A pool of worker threads that run TraceJobs (traces, eth_call, eth_estimateGas), so EVM execution
-// never holds the main thread's event loop. Each worker runs one job at a time; jobs wait in a
-// bounded queue per client key, served round-robin (fairJobQueue.ts): a key beyond its share fails
-// at once with LimitExceededError while other keys are still admitted. A job whose client goes
+// never holds the main thread's event loop. Each worker runs one job at a time and holds the next
+// one (JOBS_PER_WORKER), so it starts it without waiting for the main thread to answer the last
+// one and send another; a job held by a worker whose running job is slow is taken back when another
+// worker goes idle. Jobs wait in a bounded queue per client key, served round-robin
+// (fairJobQueue.ts): a key beyond its share fails at once with LimitExceededError while other keys
+// are still admitted. A job whose client goes
 // away leaves the queue at once, or, running, is cancelled in its worker (the guard throws at its
 // next check; a worker silent past a grace is replaced). A worker that outlives its job's timeout
 // (plus a grace) is terminated and replaced, and the job fails with the same timeout error as
@@ -14,7 +17,7 @@ import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/execu
 import { createFairJobQueue } from './fairJobQueue.js';
 import type { JobScope, TraceJob } from './traceJob.js';
 import type { RemoteCaller } from '../state/remoteTrieNodes.js';
-import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
+import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest, type WorkerWithdraw } from './traceWorkerProtocol.js';
 
 export interface TracePoolOptions {
   /** Worker threads (at least 1). */
@@ -45,6 +48,8 @@ export interface TracePoolStats {
   /** Workers still opening the chain (they take jobs once ready). */
   starting: number;
   busy: number;
+  /** Jobs a worker holds to run after its current one. */
+  ahead: number;
   queued: number;
   /** Client keys with jobs waiting. */
   queuedKeys: number;
@@ -82,9 +87,20 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  current?: Pending;
+  /** Jobs sent to the worker, in the order it runs them: the first runs, the rest wait in it. */
+  sent: Pending[];
+  /** The stuck timer of sent[0]. */
   timer?: NodeJS.Timeout;
+  /** The id of a job asked back (WorkerWithdraw) and not yet answered for. */
+  withdrawing?: number;
 }
+
+/**
+ * Jobs a worker holds at once: the one it runs and the next. Measured with one worker on 2 cores
+ * (docs/performance.md, "A worker holds its next job"): with one, the worker idled about 45% of the
+ * time between a reply and the next job.
+ */
+export const JOBS_PER_WORKER = 2;
 
 /** The queue key of jobs that name no client (internal work, tests). */
 const NO_KEY = '';
@@ -103,6 +119,8 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   const maxQueuedJobs = options.maxQueuedJobs ?? DEFAULT_MAX_QUEUED_JOBS;
   const workerUrl = options.workerUrl ?? siblingWorkerUrl(import.meta.url, 'traceWorker');
   const queue = createFairJobQueue<Pending>({ limit: maxQueuedJobs, minShare: options.minKeyShare });
+  /** Jobs a worker gave back (withdrawn, or held by a worker that died): they go out before the queue. */
+  const returned: Pending[] = [];
   const slots: Slot[] = [];
   // One abort listener per signal (a batch shares one among all its calls), not one per job.
   const bySignal = new Map<AbortSignal, Set<Pending>>();
@@ -136,36 +154,51 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     for (const pending of [...set]) cancel(pending);
   }
 
-  /** Gives up `pending`: out of the queue at once, or a cancel to the worker running it. */
+  /** Gives up `pending`: out of the queue or a worker's hold at once, or a cancel to the worker running it. */
   function cancel(pending: Pending): void {
     if (pending.settled) return;
     cancelled++;
-    const slot = slots.find((s) => s.current === pending);
-    if (slot) {
+    const slot = slots.find((s) => s.sent.includes(pending));
+    if (slot && slot.sent[0] === pending) {
       slot.worker.postMessage({ cancel: pending.id } satisfies WorkerCancel);
       // The guard yields every 20 ms; a worker that does not answer soon is replaced.
       clearTimeout(slot.timer);
       slot.timer = setTimeout(() => onStuck(slot), killGraceMs);
+    } else if (slot) {
+      // Held, not started: the worker drops it without a reply.
+      slot.sent.splice(slot.sent.indexOf(pending), 1);
+      slot.worker.postMessage({ cancel: pending.id } satisfies WorkerCancel);
+    } else if (returned.includes(pending)) {
+      returned.splice(returned.indexOf(pending), 1);
     } else {
       queue.remove(pending.key, pending);
     }
     settle(pending, { error: new ExecutionCancelledError() });
+    dispatch();
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: startWorker(workerUrl, { workerData: options.worker }), ready: false };
+    const slot: Slot = { worker: startWorker(workerUrl, { workerData: options.worker }), ready: false, sent: [] };
     slot.worker.on('message', (reply: WorkerReply) => onReply(slot, reply));
     slot.worker.on('error', (error) => options.logger?.error({ err: error }, 'trace worker failed'));
     slot.worker.on('exit', (code) => onExit(slot, code));
     return slot;
   }
 
-  function finish(slot: Slot): Pending | undefined {
-    const pending = slot.current;
+  /** Starts the stuck timer of the job `slot`'s worker runs now, if any. */
+  function armHead(slot: Slot): void {
     clearTimeout(slot.timer);
-    slot.current = undefined;
+    const head = slot.sent[0];
+    slot.timer = head && setTimeout(() => onStuck(slot), head.job.timeoutMs + killGraceMs);
+  }
+
+  /** Empties `slot` (its worker is gone): returns the job it ran; the jobs it held go back out first. */
+  function empty(slot: Slot): Pending | undefined {
+    clearTimeout(slot.timer);
     slot.timer = undefined;
-    return pending;
+    const [head, ...held] = slot.sent.splice(0);
+    returned.unshift(...held);
+    return head;
   }
 
   function onReply(slot: Slot, reply: WorkerReply): void {
@@ -182,9 +215,16 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     }
     if ('ready' in reply) {
       slot.ready = true;
-    } else if (slot.current?.id === reply.id) {
-      const pending = finish(slot)!;
-      settle(pending, reply.ok ? { texts: reply.texts } : { error: errorFromWire(reply.error) });
+    } else {
+      const id = 'withdrawn' in reply ? reply.withdrawn : reply.id;
+      if (slot.withdrawing === id) slot.withdrawing = undefined;
+      const index = slot.sent.findIndex((p) => p.id === id);
+      if (index >= 0) {
+        const [pending] = slot.sent.splice(index, 1) as [Pending];
+        if (index === 0) armHead(slot);
+        if ('withdrawn' in reply) returned.unshift(pending);
+        else settle(pending, reply.ok ? { texts: reply.texts } : { error: errorFromWire(reply.error) });
+      }
     }
     dispatch();
   }
@@ -203,12 +243,12 @@ export function createTracePool(options: TracePoolOptions): TracePool {
 
   function onExit(slot: Slot, code: number): void {
     if (!slots.includes(slot)) return;
-    const pending = finish(slot);
+    const pending = empty(slot);
     if (!closed) options.logger?.error({ exitCode: code, ready: slot.ready }, 'trace worker exited; replacing it');
     if (pending) settle(pending, { error: new InternalError(undefined, { details: `trace worker exited with code ${code}` }) });
     if (!slot.ready) {
       // It died while starting (e.g. an unreadable chain file): fail what waits rather than spin.
-      for (const waiting of queue.drain()) settle(waiting, { error: new InternalError(undefined, { details: 'trace worker failed to start' }) });
+      for (const waiting of [...returned.splice(0), ...queue.drain()]) settle(waiting, { error: new InternalError(undefined, { details: 'trace worker failed to start' }) });
       slots.splice(slots.indexOf(slot), 1);
       return;
     }
@@ -217,7 +257,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   }
 
   function onStuck(slot: Slot): void {
-    const pending = finish(slot);
+    const pending = empty(slot);
     if (!pending) return;
     options.logger?.warn({ timeoutMs: pending.job.timeoutMs, cancelled: pending.settled }, 'trace worker stuck past the timeout or a cancel; terminating it');
     settle(pending, { error: new ExecutionTimeoutError(pending.job.timeoutMs) });
@@ -227,17 +267,40 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     dispatch();
   }
 
+  /** The next job to send: a returned one first, then the queue's. Settled ones are skipped. */
+  function takeNext(): Pending | undefined {
+    for (;;) {
+      const pending = returned.shift() ?? queue.shift();
+      if (!pending || !pending.settled) return pending;
+    }
+  }
+
+  function send(slot: Slot, pending: Pending): void {
+    slot.sent.push(pending);
+    if (slot.sent.length === 1) armHead(slot);
+    slot.worker.postMessage({ id: pending.id, job: pending.job } satisfies WorkerRequest);
+  }
+
   function dispatch(): void {
     // Workers that died while starting are started again when work arrives.
     while (!closed && slots.length < options.size) slots.push(spawn());
-    for (const slot of slots) {
-      // Only started workers take jobs, so a job's timer never counts a worker's start-up.
-      if (!slot.ready || slot.current || queue.size === 0) continue;
-      const pending = queue.shift()!;
-      slot.current = pending;
-      slot.timer = setTimeout(() => onStuck(slot), pending.job.timeoutMs + killGraceMs);
-      slot.worker.postMessage({ id: pending.id, job: pending.job } satisfies WorkerRequest);
+    // Only started workers take jobs, so a job's timer never counts a worker's start-up. Idle
+    // workers first, then each a job to hold.
+    const ready = slots.filter((s) => s.ready);
+    for (let hold = 1; hold <= JOBS_PER_WORKER; hold++) {
+      for (const slot of ready) {
+        if (slot.sent.length >= hold) continue;
+        const pending = takeNext();
+        if (!pending) break;
+        send(slot, pending);
+      }
     }
+    // A worker is idle with nothing waiting: ask a busy worker for a job it holds but has not started.
+    if (returned.length > 0 || queue.size > 0 || !ready.some((s) => s.sent.length === 0)) return;
+    const holder = ready.find((s) => s.sent.length > 1 && s.withdrawing === undefined);
+    if (!holder) return;
+    holder.withdrawing = holder.sent.at(-1)!.id;
+    holder.worker.postMessage({ withdraw: holder.withdrawing } satisfies WorkerWithdraw);
   }
 
   dispatch();
@@ -278,10 +341,11 @@ export function createTracePool(options: TracePoolOptions): TracePool {
       return {
         workers: slots.length,
         starting: slots.filter((s) => !s.ready).length,
-        busy: slots.filter((s) => s.current).length,
-        queued: queue.size,
+        busy: slots.filter((s) => s.sent.length > 0).length,
+        ahead: slots.reduce((n, s) => n + Math.max(0, s.sent.length - 1), 0),
+        queued: queue.size + returned.length,
         queuedKeys: queue.keys,
-        queuedByClass: countByClass(queue.waiting()),
+        queuedByClass: countByClass([...returned, ...queue.waiting()]),
         replaced,
         cancelled,
       };
@@ -289,12 +353,13 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     async close() {
       closed = true;
       const stopped = new InternalError(undefined, { details: 'trace pool is closed' });
-      for (const waiting of queue.drain()) settle(waiting, { error: stopped });
+      for (const waiting of [...returned.splice(0), ...queue.drain()]) settle(waiting, { error: stopped });
       const workers = slots.splice(0);
       for (const slot of workers) {
-        const pending = finish(slot);
-        if (pending) settle(pending, { error: stopped });
+        const running = empty(slot);
+        if (running) settle(running, { error: stopped });
       }
+      for (const held of returned.splice(0)) settle(held, { error: stopped });
       await Promise.all(workers.map((s) => s.worker.terminate()));
     },
   };

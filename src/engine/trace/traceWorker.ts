@@ -1,6 +1,8 @@
 // Entry point of a trace worker thread: opens the chain read-only, builds a tracer over it and
-// runs the TraceJobs the pool posts, one reply per job (JSON texts, or the error as plain data). A
-// cancel message aborts the running job's signal: its execution guard throws at its next check.
+// runs the TraceJobs the pool posts one after another, one reply per job (JSON texts, or the error
+// as plain data); jobs that arrive while one runs wait here in order. A cancel message aborts the
+// running job's signal (its execution guard throws at its next check) or drops a waiting job; a
+// withdraw gives a waiting job back to the pool.
 // The pool (tracePool.ts) owns scheduling, timeouts and replacing a worker that dies.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openChainReader } from '../chain/chainReader.js';
@@ -9,7 +11,7 @@ import { createTracer } from './createTracer.js';
 import { runTraceJob } from './traceJob.js';
 import type { CallEnv } from '../chain/callExecution.js';
 import { createRemoteTrieNodes } from '../state/remoteTrieNodes.js';
-import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest } from './traceWorkerProtocol.js';
+import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest, type WorkerWithdraw } from './traceWorkerProtocol.js';
 import { loadKeccak } from '../interpreter/keccak.js';
 
 const data = workerData as TraceWorkerData;
@@ -43,10 +45,35 @@ const calls: CallEnv = {
   createVm: (options) => chain.createVm(options),
   zeroBaseFeeBlock: (block) => chain.zeroBaseFeeBlock(block),
 };
-/** The running job's id and abort controller (the pool runs one job at a time per worker). */
-const running = new Map<number, AbortController>();
+/** The job this worker runs (its id and abort controller), and the jobs the pool sent to run next. */
+let running: { id: number; controller: AbortController } | undefined;
+const held: WorkerRequest[] = [];
 
-port.on('message', (message: WorkerRequest | WorkerCancel | RemoteCallAnswer) => {
+function runNext(): void {
+  const request = held.shift();
+  if (!request) return;
+  const controller = new AbortController();
+  running = { id: request.id, controller };
+  const reply = (answer: WorkerReply): void => {
+    running = undefined;
+    port.postMessage(answer);
+    runNext();
+  };
+  runTraceJob(tracer, request.job, { signal: controller.signal, calls }).then(
+    (texts) => reply({ id: request.id, ok: true, texts }),
+    (error: unknown) => reply({ id: request.id, ok: false, error: errorToWire(error) }),
+  );
+}
+
+/** Takes the held job `id` out; false if it is not held (running, or done). */
+function drop(id: number): boolean {
+  const index = held.findIndex((request) => request.id === id);
+  if (index < 0) return false;
+  held.splice(index, 1);
+  return true;
+}
+
+port.on('message', (message: WorkerRequest | WorkerCancel | WorkerWithdraw | RemoteCallAnswer) => {
   if ('remoteReply' in message) {
     const waiting = remoteCalls.get(message.remoteReply);
     remoteCalls.delete(message.remoteReply);
@@ -55,19 +82,15 @@ port.on('message', (message: WorkerRequest | WorkerCancel | RemoteCallAnswer) =>
     return;
   }
   if ('cancel' in message) {
-    running.get(message.cancel)?.abort();
+    if (running?.id === message.cancel) running.controller.abort();
+    else drop(message.cancel);
     return;
   }
-  const request = message;
-  const controller = new AbortController();
-  running.set(request.id, controller);
-  const reply = (answer: WorkerReply): void => {
-    running.delete(request.id);
-    port.postMessage(answer);
-  };
-  runTraceJob(tracer, request.job, { signal: controller.signal, calls }).then(
-    (texts) => reply({ id: request.id, ok: true, texts }),
-    (error: unknown) => reply({ id: request.id, ok: false, error: errorToWire(error) }),
-  );
+  if ('withdraw' in message) {
+    if (drop(message.withdraw)) port.postMessage({ withdrawn: message.withdraw } satisfies WorkerReply);
+    return;
+  }
+  held.push(message);
+  if (!running) runNext();
 });
 port.postMessage({ ready: true } satisfies WorkerReply);

@@ -38,9 +38,20 @@ export interface WorkerRequest {
   job: TraceJob;
 }
 
-/** Stops job `cancel` (its client went away): the worker aborts the job's guard signal. */
+/**
+ * Stops job `cancel` (its client went away): the worker aborts the job's guard signal if it runs
+ * it, or drops it without a reply if it holds it still.
+ */
 export interface WorkerCancel {
   cancel: number;
+}
+
+/**
+ * Asks for job `withdraw` back (another worker is idle): a worker that holds it still drops it and
+ * answers `{ withdrawn }`; one that has started it answers it as usual.
+ */
+export interface WorkerWithdraw {
+  withdraw: number;
 }
 
 /** An error as plain data. */
@@ -63,7 +74,7 @@ export interface WorkerRemoteCall {
 /** The pool's answer to a WorkerRemoteCall. */
 export type RemoteCallAnswer = { remoteReply: number; ok: true; result: unknown } | { remoteReply: number; ok: false; error: WireError };
 
-export type WorkerReply = WorkerRemoteCall | { ready: true } | { id: number; ok: true; texts: string[] } | { id: number; ok: false; error: WireError };
+export type WorkerReply = WorkerRemoteCall | { ready: true } | { withdrawn: number } | { id: number; ok: true; texts: string[] } | { id: number; ok: false; error: WireError };
 
 /** `error` as structured-clonable data (no stack, no cause). */
 export function errorToWire(error: unknown): WireError {

@@ -1,30 +1,50 @@
 // Test support: a stand-in trace worker with the real protocol that misbehaves on purpose, so the
-// pool's handling of stuck and crashing workers can be tested. `transaction` jobs spin forever
-// (never yielding, as a runaway synchronous computation would), `block` jobs kill the thread, and
-// `calls` jobs answer with the worker's thread id after `timeoutMs / 10` ms, or with the
-// cancellation error at once when the pool cancels them.
+// pool's handling of stuck and crashing workers can be tested. Like the real worker it runs one job
+// at a time and holds the ones sent meanwhile (a cancel drops a held job, a withdraw gives it back).
+// `transaction` jobs spin forever (never yielding, as a runaway synchronous computation would),
+// `block` jobs kill the thread, and `calls` jobs answer with the worker's thread id after
+// `timeoutMs / 10` ms, or with the cancellation error at once when the pool cancels them.
 import { parentPort, threadId } from 'node:worker_threads';
-import type { WorkerCancel, WorkerReply, WorkerRequest } from '../traceWorkerProtocol.js';
+import type { WorkerCancel, WorkerReply, WorkerRequest, WorkerWithdraw } from '../traceWorkerProtocol.js';
 
 const port = parentPort!;
-const timers = new Map<number, NodeJS.Timeout>();
-port.on('message', (message: WorkerRequest | WorkerCancel) => {
-  if ('cancel' in message) {
-    const timer = timers.get(message.cancel);
-    if (!timer) return;
-    clearTimeout(timer);
-    timers.delete(message.cancel);
-    const error = { name: 'ExecutionCancelledError', message: 'execution cancelled: the client disconnected' };
-    port.postMessage({ id: message.cancel, ok: false, error } satisfies WorkerReply);
-    return;
-  }
-  const { id, job } = message;
+let running: { id: number; timer: NodeJS.Timeout } | undefined;
+const held: WorkerRequest[] = [];
+
+function finish(reply: WorkerReply): void {
+  running = undefined;
+  port.postMessage(reply);
+  runNext();
+}
+
+function runNext(): void {
+  const request = held.shift();
+  if (!request) return;
+  const { id, job } = request;
   if (job.kind === 'transaction') for (;;);
   if (job.kind === 'block') process.exit(3);
-  const reply = () => {
-    timers.delete(id);
-    port.postMessage({ id, ok: true, texts: [String(threadId)] } satisfies WorkerReply);
-  };
-  timers.set(id, setTimeout(reply, job.timeoutMs / 10));
+  running = { id, timer: setTimeout(() => finish({ id, ok: true, texts: [String(threadId)] }), job.timeoutMs / 10) };
+}
+
+function drop(id: number): boolean {
+  const index = held.findIndex((request) => request.id === id);
+  if (index >= 0) held.splice(index, 1);
+  return index >= 0;
+}
+
+port.on('message', (message: WorkerRequest | WorkerCancel | WorkerWithdraw) => {
+  if ('cancel' in message) {
+    if (running?.id !== message.cancel) return void drop(message.cancel);
+    clearTimeout(running.timer);
+    const error = { name: 'ExecutionCancelledError', message: 'execution cancelled: the client disconnected' };
+    finish({ id: message.cancel, ok: false, error });
+    return;
+  }
+  if ('withdraw' in message) {
+    if (drop(message.withdraw)) port.postMessage({ withdrawn: message.withdraw } satisfies WorkerReply);
+    return;
+  }
+  held.push(message);
+  if (!running) runNext();
 });
 port.postMessage({ ready: true } satisfies WorkerReply);
