@@ -10,12 +10,13 @@
 // then runs it on ethereumjs, whose answer is the reference).
 import type { Block } from '@ethereumjs/block';
 import type { StateManagerInterface } from '@ethereumjs/common';
-import { Address, bigIntToBytes, bytesToBigInt, generateAddress, setLengthLeft } from '@ethereumjs/util';
+import { Address, bigIntToBytes, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallFields, calldataFloorGas, fieldsInRange, intrinsicGas } from './callFields.js';
 import { loadKeccak } from './keccak.js';
 import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
 import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
+import { bytesToBig, wordBytes } from './words.js';
 
 const KECCAK_RLP_EMPTY = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 const SUPPORTED_HARDFORKS = new Set(['cancun', 'prague']);
@@ -92,10 +93,10 @@ export class PrefetchedState implements BaseState {
     } else if (miss.kind === 'code') {
       this.codes.set(miss.address, await this.stateManager.getCode(address));
     } else {
-      const value = await this.stateManager.getStorage(address, setLengthLeft(bigIntToBytes(miss.slot), 32));
+      const value = await this.stateManager.getStorage(address, wordBytes(miss.slot));
       let slots = this.slots.get(miss.address);
       if (!slots) this.slots.set(miss.address, (slots = new Map()));
-      slots.set(miss.slot, value.length === 0 ? 0n : bytesToBigInt(value));
+      slots.set(miss.slot, bytesToBig(value));
     }
   }
 }
@@ -134,10 +135,10 @@ function envOf(vm: VM, block: Block, origin: bigint, gasPrice: bigint): Executio
   return {
     origin,
     gasPrice,
-    coinbase: bytesToBigInt(header.coinbase.bytes),
+    coinbase: bytesToBig(header.coinbase.bytes),
     timestamp: header.timestamp,
     number: header.number,
-    prevRandao: bytesToBigInt(header.prevRandao),
+    prevRandao: bytesToBig(header.prevRandao),
     gasLimit: header.gasLimit,
     chainId: vm.common.chainId(),
     baseFee: header.baseFeePerGas ?? 0n,
@@ -173,10 +174,10 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   await loadKeccak();
   const base = new PrefetchedState(vm.stateManager);
   // What every run reads first, loaded before the first run rather than one restart each.
-  await base.load(new StateMiss('account', bytesToBigInt(options.from.bytes)));
-  await base.load(new StateMiss('account', bytesToBigInt(options.block.header.coinbase.bytes)));
+  await base.load(new StateMiss('account', bytesToBig(options.from.bytes)));
+  await base.load(new StateMiss('account', bytesToBig(options.block.header.coinbase.bytes)));
   if (tx.to !== undefined) {
-    const to = bytesToBigInt(tx.to.bytes);
+    const to = bytesToBig(tx.to.bytes);
     await base.load(new StateMiss('account', to));
     await base.load(new StateMiss('code', to));
   }
@@ -245,18 +246,18 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
 
   const world = new WorldState(base);
   options.hooks?.begin?.(world);
-  const caller = bytesToBigInt(options.from.bytes);
+  const caller = bytesToBig(options.from.bytes);
   const env = envOf(vm, block, caller, gasPrice);
   const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check, shouldPause });
   for (const address of env.precompiles.keys()) world.warm.add(address);
   world.warm.add(caller);
-  if (tx.to !== undefined) world.warm.add(bytesToBigInt(tx.to.bytes));
+  if (tx.to !== undefined) world.warm.add(bytesToBig(tx.to.bytes));
   world.warm.add(env.coinbase);
   for (const [address, slots] of tx.accessList) {
-    const a = bytesToBigInt(address);
+    const a = bytesToBig(address);
     world.warm.add(a);
     const account = world.get(a);
-    for (const slot of slots) account.warmSlots.add(bytesToBigInt(slot));
+    for (const slot of slots) account.warmSlots.add(bytesToBig(slot));
   }
 
   const sender = world.get(caller);
@@ -274,10 +275,10 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
   let createdAddress: bigint | undefined;
   let result;
   if (tx.to !== undefined) {
-    const to = bytesToBigInt(tx.to.bytes);
+    const to = bytesToBig(tx.to.bytes);
     result = yield* interpreter.execute({ kind: 'CALL', caller, address: to, codeAddress: to, value: tx.value, transfer: true, data: tx.data, gas, depth: 0, isStatic: false });
   } else {
-    createdAddress = bytesToBigInt(generateAddress(options.from.bytes, bigIntToBytes(nonce)));
+    createdAddress = bytesToBig(generateAddress(options.from.bytes, bigIntToBytes(nonce)));
     result = yield* interpreter.execute({
       kind: 'CREATE',
       caller,

@@ -8,7 +8,7 @@
 // makes (writes in a static context, RETURNDATACOPY past the data) are handed to ethereumjs as
 // Unsupported, and so, while steps are recorded, is an opcode that fails to pay for memory near or
 // past 4 GiB (ethereumjs shows its exact BigInt cost).
-import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
 import { classifyHalt, isPairingPrecompile, type PairingGas, pairingHalt } from '../record/frameError.js';
 import { createFrameDataCharge } from '../record/frameDataCharge.js';
 import { selfDestructFrame } from '../record/selfDestructFrame.js';
@@ -17,7 +17,7 @@ import type { AccountState, ExecutionRecord, FrameError, FrameKind, RecordedFram
 import { type FastStepRecorder, type OpcodeTable, createFastStepRecorder } from './fastStepRecorder.js';
 import type { FrameHooks, MessageResult, NotStartedCall, TouchHooks } from './message.js';
 import type { ReplayBudget } from './replayBudget.js';
-import { addressBytes } from './words.js';
+import { addressBytes, wordBytes } from './words.js';
 import { Unsupported, type WorldState } from './worldState.js';
 
 const EMPTY = new Uint8Array(0);
@@ -71,7 +71,6 @@ interface OpenFrame {
 }
 
 const isCreate = (kind: FrameKind): boolean => kind === 'CREATE' || kind === 'CREATE2';
-const word = (value: bigint): Uint8Array => setLengthLeft(bigIntToBytes(value), 32);
 const NOT_STARTED_TEXT: Record<NotStartedCall['reason'], string> = {
   callDepthExceeded: 'max call depth exceeded',
   insufficientBalance: 'insufficient balance for transfer',
@@ -248,7 +247,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
     log(address, topics, data) {
       const frame = current();
       const index = logs.length;
-      logs.push({ frame, address: addressBytes(address), topics: topics.map(word), data, position: frames[frame]!.children.length, indexInTx: aliveLogs++ });
+      logs.push({ frame, address: addressBytes(address), topics: topics.map(wordBytes), data, position: frames[frame]!.children.length, indexInTx: aliveLogs++ });
       frames[frame]!.logs.push(index);
     },
 

@@ -6,7 +6,7 @@
 // Nothing is written to the VM's state, so a call whose state changes must carry on
 // (trace_callMany's later calls) is not for here.
 import type { Block } from '@ethereumjs/block';
-import { type Address, bigIntToBytes, bytesToBigInt, generateAddress } from '@ethereumjs/util';
+import { type Address, bigIntToBytes, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
 import type { CallFields } from './callFields.js';
@@ -15,6 +15,7 @@ import { createFastRecorder } from './fastRecorder.js';
 import type { OpcodeTable } from './fastStepRecorder.js';
 import { type ReplayBudget, createReplayBudget } from './replayBudget.js';
 import { StateMiss } from './worldState.js';
+import { bytesToBig } from './words.js';
 
 export interface FastTraceOptions {
   vm: VM;
@@ -87,8 +88,8 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<FastTr
     return { record: undefined, fallbackNeeds: needs };
   };
   const common = vm.common;
-  const from = bytesToBigInt(options.from.bytes);
-  const coinbase = bytesToBigInt(block.header.coinbase.bytes);
+  const from = bytesToBig(options.from.bytes);
+  const coinbase = bytesToBig(block.header.coinbase.bytes);
   const nonce = tx.to === undefined ? ((await vm.stateManager.getAccount(options.from))?.nonce ?? 0n) : 0n;
   const precompiles = precompileSetOf(vm);
   const recorder = createFastRecorder({
@@ -96,9 +97,9 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<FastTr
     isPrecompile: (address) => precompiles.has(address),
     pairingGas: { base: common.param('bn254PairingGas'), perPair: common.param('bn254PairingWordGas') },
     from,
-    to: tx.to === undefined ? undefined : bytesToBigInt(tx.to.bytes),
+    to: tx.to === undefined ? undefined : bytesToBig(tx.to.bytes),
     coinbase,
-    created: tx.to === undefined ? bytesToBigInt(generateAddress(options.from.bytes, bigIntToBytes(nonce))) : undefined,
+    created: tx.to === undefined ? bytesToBig(generateAddress(options.from.bytes, bigIntToBytes(nonce))) : undefined,
     replayBudget,
     opcodes: needs.steps ? opcodeTableOf(vm) : undefined,
   });

@@ -1,6 +1,5 @@
 // 256-bit words as BigInt for the interpreter: two's complement, exponentiation mod 2^256, and
 // the conversions between words and bytes on the hot path (32-byte loads and stores through a DataView).
-import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 
 export const M256 = (1n << 256n) - 1n;
 export const SIGN = 1n << 255n;
@@ -54,9 +53,16 @@ export function wordToView(word: bigint, view: DataView, offset: number): void {
   view.setBigUint64(offset, word >> 192n);
 }
 
+/** `length` bytes from `start` as a word (big-endian; bytes past the end read as zero, as calldata does). */
 export function bytesToWord(bytes: Uint8Array, start: number, length: number): bigint {
   if (length === 32 && start + 32 <= bytes.length) {
     scratchBytes.set(bytes.subarray(start, start + 32));
+    return viewToWord(scratch, 0);
+  }
+  if (length <= 32) {
+    scratchBytes.fill(0);
+    const end = Math.min(bytes.length, start + length);
+    if (end > start) scratchBytes.set(bytes.subarray(start, end), 32 - length);
     return viewToWord(scratch, 0);
   }
   let hex = '';
@@ -64,11 +70,20 @@ export function bytesToWord(bytes: Uint8Array, start: number, length: number): b
     const b = start + i < bytes.length ? bytes[start + i]! : 0;
     hex += b < 16 ? '0' + b.toString(16) : b.toString(16);
   }
-  return length === 0 ? 0n : BigInt('0x' + hex);
+  return BigInt('0x' + hex);
 }
 
+/** A word as 32 bytes (big-endian), in a new array. */
+export function wordBytes(word: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  wordToView(word, new DataView(out.buffer), 0);
+  return out;
+}
+
+/** The low 20 bytes of a word: an address, in a new array. */
 export function addressBytes(address: bigint): Uint8Array {
-  return setLengthLeft(bigIntToBytes(address), 20);
+  wordToView(address, scratch, 0);
+  return scratchBytes.slice(12);
 }
 
 export function bytesToBig(bytes: Uint8Array): bigint {

@@ -19,6 +19,7 @@ import { attachRemoteState, guardStorageTrie, withRemoteNodes } from './remoteSt
 import type { RemoteTrieNodes } from './remoteTrieNodes.js';
 import type { StateReadCache } from './stateReadCache.js';
 import { createOverlayTrieDb, createPersistentTrieDb } from './trieDb.js';
+import { type NodeGetter, lookupTrieValue } from './trieLookup.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 import { flatHex } from './flatHex.js';
 
@@ -48,21 +49,24 @@ const MAX_STORAGE_READERS = 256;
  *
  * With `reads`, a miss in its own caches asks the shared read cache under the root the value would
  * be read from (the account trie's current root; the account's storage root) before walking the
- * trie, and fills it after. Its own caches are emptied by every revert (ethereumjs records reads as
+ * trie, and fills it after. With `nodes` (a synchronous node getter: not in fork mode, whose nodes
+ * may have to come from the remote), the walk is trieLookup.ts's, not @ethereumjs/mpt's. Its own caches are emptied by every revert (ethereumjs records reads as
  * cache writes), so without it every pooled trace walks, decodes and hashes the same paths again.
  */
 export class CachedStorageStateManager extends MerkleStateManager {
   private readonly reads: StateReadCache | undefined;
   private readonly remote: RemoteTrieNodes | undefined;
+  private readonly nodes: NodeGetter | undefined;
   private rootBytes: Uint8Array | undefined;
   private rootHex = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
   private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
 
-  constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache; remote?: RemoteTrieNodes }) {
+  constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache; remote?: RemoteTrieNodes; nodes?: NodeGetter }) {
     super(opts);
     this.reads = opts.reads;
     this.remote = opts.remote;
+    this.nodes = opts.remote ? undefined : opts.nodes;
   }
 
   /** Hex of the account trie's root, converted once per root object. */
@@ -92,6 +96,16 @@ export class CachedStorageStateManager extends MerkleStateManager {
       this.storageReaders.set(key, trie);
     }
     return trie;
+  }
+
+  /** The value under `key` at `root` read with `nodes`, remembered under the root. */
+  private readSync(nodes: NodeGetter, root: Uint8Array, rootHex: string, keyHex: string, key: Uint8Array): Uint8Array | null {
+    if (equalsBytes(root, KECCAK256_RLP)) return null;
+    const found = lookupTrieValue(nodes, root, key);
+    // As ethereumjs does (below): a path through a missing node reads as absent, uncached.
+    if (found === 'missing') return null;
+    this.reads!.set(rootHex, keyHex, found);
+    return found;
   }
 
   /** `trie.get(key)`, remembered under the trie's root when the read can be trusted. */
@@ -134,7 +148,9 @@ export class CachedStorageStateManager extends MerkleStateManager {
     const rootHex = this.accountRootHex(root);
     const keyHex = flatHex(address.bytes);
     let rlp = this.reads.get(rootHex, keyHex);
-    if (rlp === undefined) rlp = await this.readThrough(this._trie, rootHex, keyHex, address.bytes);
+    if (rlp === undefined) {
+      rlp = this.nodes ? this.readSync(this.nodes, root, rootHex, keyHex, address.bytes) : await this.readThrough(this._trie, rootHex, keyHex, address.bytes);
+    }
     if (rlp === null) {
       cache.put(address, undefined);
       return undefined;
@@ -156,7 +172,11 @@ export class CachedStorageStateManager extends MerkleStateManager {
     const keyHex = flatHex(key);
     const rootHex = flatHex(account.storageRoot);
     let value = this.reads.get(rootHex, keyHex);
-    if (value === undefined) value = await this.readThrough(this.storageReader(rootHex, account.storageRoot, address), rootHex, keyHex, key);
+    if (value === undefined) {
+      value = this.nodes
+        ? this.readSync(this.nodes, account.storageRoot, rootHex, keyHex, key)
+        : await this.readThrough(this.storageReader(rootHex, account.storageRoot, address), rootHex, keyHex, key);
+    }
     cache.put(address, key, value ?? ABSENT_STORAGE);
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
   }
@@ -193,7 +213,8 @@ function overlayCaches(): Caches {
 /** A state manager on `root`. Throws if the root is unknown. */
 export async function createStateManagerAt(options: StateManagerAtOptions): Promise<MerkleStateManager> {
   const store = options.remote ? withRemoteNodes(options.store, options.remote) : options.store;
-  const db = options.mode === 'persistent' ? createPersistentTrieDb(store) : createOverlayTrieDb(store);
+  const overlay = options.mode === 'overlay' ? createOverlayTrieDb(store) : undefined;
+  const db = overlay ?? createPersistentTrieDb(store);
   const trie = new MerklePatriciaTrie({
     db,
     useKeyHashing: true,
@@ -206,7 +227,7 @@ export async function createStateManagerAt(options: StateManagerAtOptions): Prom
   const stateManager =
     options.mode === 'persistent'
       ? new MerkleStateManager({ trie, common: options.common, caches: new Caches({ account: lru, storage: lru, code: lru }) })
-      : new CachedStorageStateManager({ trie, common: options.common, caches: overlayCaches(), reads: options.reads, remote: options.remote });
+      : new CachedStorageStateManager({ trie, common: options.common, caches: overlayCaches(), reads: options.reads, remote: options.remote, nodes: overlay!.getSync });
   if (options.remote) attachRemoteState(stateManager, options.remote);
   await stateManager.setStateRoot(options.root);
   return stateManager;

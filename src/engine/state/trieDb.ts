@@ -31,10 +31,14 @@ export function createPersistentTrieDb(store: TrieNodeStore): TrieDb {
   return db;
 }
 
+/** An overlay's DB, with its reads also as a synchronous call (trieLookup.ts walks with it). */
+export type OverlayTrieDb = TrieDb & { getSync(keyHex: string): Uint8Array | undefined };
+
 /** Reads fall through to the store; writes stay in this overlay and vanish with it. */
-export function createOverlayTrieDb(store: TrieNodeStore): TrieDb {
+export function createOverlayTrieDb(store: TrieNodeStore): OverlayTrieDb {
   const local = new Map<string, Uint8Array>();
-  const db: TrieDb = {
+  const db: OverlayTrieDb = {
+    getSync: (key) => local.get(key) ?? store.get(key),
     async get(key) {
       return local.get(key) ?? store.get(key);
     },
