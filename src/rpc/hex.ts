@@ -15,17 +15,34 @@ export function quantityToHex(value: bigint | number): Hex {
 
 /** Bytes as `0x`-prefixed lowercase hex (`0x` when empty). */
 export function bytesToHex(bytes: Uint8Array): Hex {
+  if (bytes.length > 16) return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')}`;
   let out = '0x';
   for (let i = 0; i < bytes.length; i++) out += HEX_TABLE[bytes[i]!];
   return out as Hex;
 }
 
+/** A hex digit's value by its character code; -1 for anything else. */
+const NIBBLE = Int8Array.from({ length: 128 }, (_, code) => {
+  const c = String.fromCharCode(code);
+  return /[0-9a-fA-F]/.test(c) ? parseInt(c, 16) : -1;
+});
+const nibbleAt = (text: string, index: number): number => {
+  const code = text.charCodeAt(index);
+  return code < 128 ? NIBBLE[code]! : -1;
+};
+
 /** `0x`-prefixed (or bare) even-length hex to bytes. Throws RangeError on bad input. */
 export function hexToBytes(hex: string): Uint8Array {
-  const body = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
-  if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) throw new RangeError('invalid hex data');
-  const out = new Uint8Array(body.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(body.slice(i * 2, i * 2 + 2), 16);
+  const start = hex.charCodeAt(0) === 48 && (hex.charCodeAt(1) | 32) === 120 ? 2 : 0; // "0x" or "0X"
+  const digits = hex.length - start;
+  if (digits % 2 !== 0) throw new RangeError('invalid hex data');
+  const out = new Uint8Array(digits / 2);
+  for (let i = 0, at = start; i < out.length; i++, at += 2) {
+    const high = nibbleAt(hex, at);
+    const low = nibbleAt(hex, at + 1);
+    if ((high | low) < 0) throw new RangeError('invalid hex data');
+    out[i] = (high << 4) | low;
+  }
   return out;
 }
 

@@ -75,9 +75,8 @@ export function bytesToWord(bytes: Uint8Array, start: number, length: number): b
 
 /** A word as 32 bytes (big-endian), in a new array. */
 export function wordBytes(word: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  wordToView(word, new DataView(out.buffer), 0);
-  return out;
+  wordToView(word, scratch, 0);
+  return scratchBytes.slice();
 }
 
 /** The low 20 bytes of a word: an address, in a new array. */
