@@ -2,7 +2,8 @@
 // and p50/p99 latency of debug_traceTransaction (callTracer), trace_transaction, trace_call and
 // debug_traceCall on the embedded chain, side by side with anvil holding the same chain under the
 // same load, in one run, as ratios. Mined-transaction figures are given cold (the first request for
-// each transaction) and warm (repeated requests).
+// each transaction), once in a process that has served no trace yet and once after the other rows,
+// and warm (repeated requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
 //     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"]
@@ -95,7 +96,10 @@ async function main(): Promise<void> {
       if (mined !== raws.length) throw new Error(`${url} mined ${mined} of ${raws.length} transactions`);
     }
     const transfers = hashes.slice(1);
-    const half = Math.floor(transfers.length / 2);
+    // Thirds: each cold row traces its own third once; the warm rows repeat the first two thirds;
+    // the last cold row traces the third nothing has asked for yet, after the rows above have run
+    // every code path it needs (the first cold rows also measure a fresh process's JIT warm-up).
+    const third = Math.floor(transfers.length / 3);
     // Distinct calls (different recipient and amount each), so no cache can answer them.
     const callBodies = (method: string, paramsFor: (call: object) => unknown[]) =>
       Array.from({ length: 20_000 }, (_, i) => {
@@ -106,10 +110,11 @@ async function main(): Promise<void> {
     const workloads: { name: string; spec: Omit<LoadSpec, 'url'>; anvil: boolean }[] = [
       // The floor every answer pays (HTTP, key check, decode, encode): no trace can be faster.
       { name: 'eth_blockNumber (HTTP floor, not a trace)', anvil: true, spec: { body: body('eth_blockNumber', []), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
-      { name: `debug_traceTransaction callTracer, cold (${half} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(0, half).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
-      { name: `trace_transaction, cold (${transfers.length - half} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(half).map((h) => body('trace_transaction', [h])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
-      { name: 'debug_traceTransaction callTracer, warm', anvil: true, spec: { body: '', bodies: transfers.map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
-      { name: 'trace_transaction, warm', anvil: true, spec: { body: '', bodies: transfers.map((h) => body('trace_transaction', [h])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      { name: `debug_traceTransaction callTracer, cold (${third} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(0, third).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
+      { name: `trace_transaction, cold (${third} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(third, 2 * third).map((h) => body('trace_transaction', [h])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
+      { name: 'debug_traceTransaction callTracer, warm', anvil: true, spec: { body: '', bodies: transfers.slice(0, 2 * third).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      { name: 'trace_transaction, warm', anvil: true, spec: { body: '', bodies: transfers.slice(0, 2 * third).map((h) => body('trace_transaction', [h])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      { name: `trace_transaction, cold after the rows above (${transfers.length - 2 * third} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(2 * third).map((h) => body('trace_transaction', [h])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
       { name: 'debug_traceCall callTracer, distinct calls', anvil: true, spec: { body: '', bodies: callBodies('debug_traceCall', (call) => [call, 'latest', { tracer: 'callTracer' }]), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
       { name: 'trace_call ["trace"], distinct calls', anvil: false, spec: { body: '', bodies: callBodies('trace_call', (call) => [call, ['trace'], 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
     ];
