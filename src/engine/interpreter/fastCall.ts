@@ -17,6 +17,7 @@ import { loadKeccak } from './keccak.js';
 import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
 import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
 import { bytesToBig, wordBytes } from './words.js';
+import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 
 const KECCAK_RLP_EMPTY = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 const SUPPORTED_HARDFORKS = new Set(['cancun', 'prague']);
@@ -52,7 +53,12 @@ export class PrefetchedState implements BaseState {
   private readonly codes = new Map<bigint, Uint8Array>();
   private readonly slots = new Map<bigint, Map<bigint, bigint>>();
 
-  constructor(private readonly stateManager: StateManagerInterface) {}
+  /** The overlay's reads that skip ethereumjs's caches (this state keeps what it reads). */
+  private readonly peek: CachedStorageStateManager | undefined;
+
+  constructor(private readonly stateManager: StateManagerInterface) {
+    this.peek = stateManager instanceof CachedStorageStateManager ? stateManager : undefined;
+  }
 
   account(address: bigint): BaseAccount | undefined {
     if (!this.accounts.has(address)) throw new StateMiss('account', address);
@@ -80,7 +86,7 @@ export class PrefetchedState implements BaseState {
   async load(miss: StateMiss): Promise<void> {
     const address = new Address(addressBytes(miss.address));
     if (miss.kind === 'account') {
-      const account = await this.stateManager.getAccount(address);
+      const account = await (this.peek ? this.peek.peekAccount(address) : this.stateManager.getAccount(address));
       this.accounts.set(
         miss.address,
         account && {
@@ -93,7 +99,8 @@ export class PrefetchedState implements BaseState {
     } else if (miss.kind === 'code') {
       this.codes.set(miss.address, await this.stateManager.getCode(address));
     } else {
-      const value = await this.stateManager.getStorage(address, wordBytes(miss.slot));
+      const key = wordBytes(miss.slot);
+      const value = await (this.peek ? this.peek.peekStorage(address, key) : this.stateManager.getStorage(address, key));
       let slots = this.slots.get(miss.address);
       if (!slots) this.slots.set(miss.address, (slots = new Map()));
       slots.set(miss.slot, bytesToBig(value));

@@ -217,6 +217,35 @@ describe('overlay state manager (shared read cache)', () => {
     expect(reads.size()).toBe(10);
   });
 
+  it('behavior: peek reads answer as get reads (own writes first, flushed roots too) and leave ethereumjs caches empty', async () => {
+    const { store, root } = await seededStore();
+    const peekAll = async (sm: CachedStorageStateManager): Promise<string[]> => {
+      const out: string[] = [];
+      for (const a of [...contracts, nobody]) {
+        const account = await sm.peekAccount(a);
+        out.push(account ? bytesToHex(account.serialize()) : 'absent');
+        if (!account) continue;
+        for (let i = 0; i < 40; i++) out.push(bytesToHex(await sm.peekStorage(a, slot(i))));
+      }
+      return out;
+    };
+    const reads = createStateReadCache();
+    const fresh = (await overlayOn(store, root, reads)) as CachedStorageStateManager;
+    expect(await peekAll(fresh)).toEqual(await readAll(await overlayOn(store, root)));
+    // Nothing peeked entered the manager's own caches: a get reads the shared cache, then fills them.
+    const caches = (fresh as unknown as { _caches: { account: { size(): number }; storage: { size(): number } } })._caches;
+    expect([caches.account.size(), caches.storage.size()]).toEqual([0, 0]);
+    // Pending writes, then a flush to a new root: peeks see what gets see.
+    const writer = (await overlayOn(store, root, reads)) as CachedStorageStateManager;
+    await writer.checkpoint();
+    await writeMix(writer);
+    await writer.putAccount(contracts[1]!, new Account(9n, 9n));
+    expect(await peekAll(writer)).toEqual(await readAll(writer));
+    await writer.commit();
+    await writer.getStateRoot();
+    expect(await peekAll(writer)).toEqual(await readAll(writer));
+  });
+
   it('error: a read through a missing trie node answers as ethereumjs does and is not remembered', async () => {
     const { db, store, root } = await seededStore();
     const storageRoot = (await (await overlayOn(store, root)).getAccount(contracts[0]!))!.storageRoot;

@@ -139,18 +139,33 @@ export class CachedStorageStateManager extends MerkleStateManager {
     return new Account(decoded.nonce, decoded.balance, decoded.storageRoot, decoded.codeHash);
   }
 
+  /** The account's RLP at the account trie's current root (null: absent): the shared read cache, then the trie. */
+  private async baseAccountRLP(address: Address): Promise<Uint8Array | null> {
+    const root = this._trie.root();
+    const rootHex = this.accountRootHex(root);
+    const keyHex = flatHex(address.bytes);
+    const rlp = this.reads!.get(rootHex, keyHex);
+    if (rlp !== undefined) return rlp;
+    return this.nodes ? this.readSync(this.nodes, root, rootHex, keyHex, address.bytes) : this.readThrough(this._trie, rootHex, keyHex, address.bytes);
+  }
+
+  /** The RLP of `key`'s value under `account`'s storage root (null: absent), read as baseAccountRLP reads. */
+  private async baseStorageRLP(address: Address, account: Account, key: Uint8Array): Promise<Uint8Array | null> {
+    const keyHex = flatHex(key);
+    const rootHex = flatHex(account.storageRoot);
+    const value = this.reads!.get(rootHex, keyHex);
+    if (value !== undefined) return value;
+    return this.nodes
+      ? this.readSync(this.nodes, account.storageRoot, rootHex, keyHex, key)
+      : this.readThrough(this.storageReader(rootHex, account.storageRoot, address), rootHex, keyHex, key);
+  }
+
   override async getAccount(address: Address): Promise<Account | undefined> {
     if (this.reads === undefined) return super.getAccount(address);
     const cache = this._caches!.account!;
     const elem = cache.get(address);
     if (elem !== undefined) return elem.accountRLP !== undefined ? this.accountFromRLP(elem.accountRLP) : undefined;
-    const root = this._trie.root();
-    const rootHex = this.accountRootHex(root);
-    const keyHex = flatHex(address.bytes);
-    let rlp = this.reads.get(rootHex, keyHex);
-    if (rlp === undefined) {
-      rlp = this.nodes ? this.readSync(this.nodes, root, rootHex, keyHex, address.bytes) : await this.readThrough(this._trie, rootHex, keyHex, address.bytes);
-    }
+    const rlp = await this.baseAccountRLP(address);
     if (rlp === null) {
       cache.put(address, undefined);
       return undefined;
@@ -169,16 +184,32 @@ export class CachedStorageStateManager extends MerkleStateManager {
     if (cached !== undefined) return RLP.decode(cached ?? new Uint8Array(0)) as Uint8Array;
     const account = await this.getAccount(address);
     if (!account) return new Uint8Array();
-    const keyHex = flatHex(key);
-    const rootHex = flatHex(account.storageRoot);
-    let value = this.reads.get(rootHex, keyHex);
-    if (value === undefined) {
-      value = this.nodes
-        ? this.readSync(this.nodes, account.storageRoot, rootHex, keyHex, key)
-        : await this.readThrough(this.storageReader(rootHex, account.storageRoot, address), rootHex, keyHex, key);
-    }
+    const value = await this.baseStorageRLP(address, account, key);
     cache.put(address, key, value ?? ABSENT_STORAGE);
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
+  }
+
+  /**
+   * `getAccount` for a reader that keeps what it reads (the interpreter's base state): the same
+   * answer, this manager's own writes first, but a read from the trie is not put in ethereumjs's
+   * caches (their ordered maps and pre-state bookkeeping cost more than the read).
+   */
+  async peekAccount(address: Address): Promise<Account | undefined> {
+    if (this.reads === undefined) return this.getAccount(address);
+    const elem = this._caches!.account!.get(address);
+    if (elem !== undefined) return elem.accountRLP !== undefined ? this.accountFromRLP(elem.accountRLP) : undefined;
+    const rlp = await this.baseAccountRLP(address);
+    return rlp === null ? undefined : this.accountFromRLP(rlp);
+  }
+
+  /** `getStorage` as {@link peekAccount} reads: nothing read from the trie enters ethereumjs's caches. */
+  async peekStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (this.reads === undefined) return this.getStorage(address, key);
+    const cached = this._caches!.storage!.get(address, key);
+    if (cached !== undefined) return RLP.decode(cached ?? new Uint8Array(0)) as Uint8Array;
+    const account = await this.peekAccount(address);
+    if (!account) return new Uint8Array();
+    return RLP.decode((await this.baseStorageRLP(address, account, key)) ?? new Uint8Array(0)) as Uint8Array;
   }
 
   /**
