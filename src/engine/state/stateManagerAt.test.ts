@@ -46,14 +46,15 @@ async function changedRoot(store: TrieNodeStore, db: Database.Database, root: Ui
 
 const nobody = new Address(setLengthLeft(new Uint8Array([0xde, 0xad]), 20));
 
-/** Every account (one absent) and slot 0..39 (half of them absent) of `sm`, as hex. */
-async function readAll(sm: MerkleStateManager): Promise<string[]> {
+/** Every account (one absent) and slot 0..39 (half of them absent) of `sm`, as hex; `peek` reads with peekAccount/peekStorage. */
+async function readAll(sm: MerkleStateManager, peek = false): Promise<string[]> {
   const out: string[] = [];
+  const cached = sm as CachedStorageStateManager;
   for (const a of [...contracts, nobody]) {
-    const account = await sm.getAccount(a);
+    const account = await (peek ? cached.peekAccount(a) : sm.getAccount(a));
     out.push(account ? bytesToHex(account.serialize()) : 'absent');
     if (!account) continue;
-    for (let i = 0; i < 40; i++) out.push(bytesToHex(await sm.getStorage(a, slot(i))));
+    for (let i = 0; i < 40; i++) out.push(bytesToHex(await (peek ? cached.peekStorage(a, slot(i)) : sm.getStorage(a, slot(i)))));
   }
   return out;
 }
@@ -219,19 +220,9 @@ describe('overlay state manager (shared read cache)', () => {
 
   it('behavior: peek reads answer as get reads (own writes first, flushed roots too) and leave ethereumjs caches empty', async () => {
     const { store, root } = await seededStore();
-    const peekAll = async (sm: CachedStorageStateManager): Promise<string[]> => {
-      const out: string[] = [];
-      for (const a of [...contracts, nobody]) {
-        const account = await sm.peekAccount(a);
-        out.push(account ? bytesToHex(account.serialize()) : 'absent');
-        if (!account) continue;
-        for (let i = 0; i < 40; i++) out.push(bytesToHex(await sm.peekStorage(a, slot(i))));
-      }
-      return out;
-    };
     const reads = createStateReadCache();
     const fresh = (await overlayOn(store, root, reads)) as CachedStorageStateManager;
-    expect(await peekAll(fresh)).toEqual(await readAll(await overlayOn(store, root)));
+    expect(await readAll(fresh, true)).toEqual(await readAll(await overlayOn(store, root)));
     // Nothing peeked entered the manager's own caches: a get reads the shared cache, then fills them.
     const caches = (fresh as unknown as { _caches: { account: { size(): number }; storage: { size(): number } } })._caches;
     expect([caches.account.size(), caches.storage.size()]).toEqual([0, 0]);
@@ -240,10 +231,10 @@ describe('overlay state manager (shared read cache)', () => {
     await writer.checkpoint();
     await writeMix(writer);
     await writer.putAccount(contracts[1]!, new Account(9n, 9n));
-    expect(await peekAll(writer)).toEqual(await readAll(writer));
+    expect(await readAll(writer, true)).toEqual(await readAll(writer));
     await writer.commit();
     await writer.getStateRoot();
-    expect(await peekAll(writer)).toEqual(await readAll(writer));
+    expect(await readAll(writer, true)).toEqual(await readAll(writer));
   });
 
   it('error: a read through a missing trie node answers as ethereumjs does and is not remembered', async () => {
