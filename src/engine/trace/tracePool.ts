@@ -4,9 +4,9 @@
 // one and send another; a job held by a worker whose running job is slow is taken back when another
 // worker goes idle. Jobs wait in a bounded queue per client key, served round-robin
 // (fairJobQueue.ts): a key beyond its share fails at once with LimitExceededError while other keys
-// are still admitted. A job whose client goes
-// away leaves the queue at once, or, running, is cancelled in its worker (the guard throws at its
-// next check; a worker silent past a grace is replaced). A worker that outlives its job's timeout
+// are still admitted. A job whose client goes away leaves the queue at once, or, held or running,
+// is cancelled in its worker (the guard throws at its next check; a worker silent past a grace is
+// replaced). A worker that outlives its job's timeout
 // (plus a grace) is terminated and replaced, and the job fails with the same timeout error as
 // in-process; a worker that dies fails only its own job (InternalError).
 import type { Worker } from 'node:worker_threads';
@@ -165,8 +165,8 @@ export function createTracePool(options: TracePoolOptions): TracePool {
       clearTimeout(slot.timer);
       slot.timer = setTimeout(() => onStuck(slot), killGraceMs);
     } else if (slot) {
-      // Held, not started: the worker drops it without a reply.
-      slot.sent.splice(slot.sent.indexOf(pending), 1);
+      // Held: the worker drops it and answers at once, or, if it has just started it, aborts it. It
+      // stays in `sent` until that answer, so the pool and the worker agree on what runs.
       slot.worker.postMessage({ cancel: pending.id } satisfies WorkerCancel);
     } else if (returned.includes(pending)) {
       returned.splice(returned.indexOf(pending), 1);
@@ -297,7 +297,7 @@ export function createTracePool(options: TracePoolOptions): TracePool {
     }
     // A worker is idle with nothing waiting: ask a busy worker for a job it holds but has not started.
     if (returned.length > 0 || queue.size > 0 || !ready.some((s) => s.sent.length === 0)) return;
-    const holder = ready.find((s) => s.sent.length > 1 && s.withdrawing === undefined);
+    const holder = ready.find((s) => s.sent.length > 1 && s.withdrawing === undefined && !s.sent.at(-1)!.settled);
     if (!holder) return;
     holder.withdrawing = holder.sent.at(-1)!.id;
     holder.worker.postMessage({ withdraw: holder.withdrawing } satisfies WorkerWithdraw);

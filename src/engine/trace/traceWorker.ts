@@ -1,8 +1,8 @@
 // Entry point of a trace worker thread: opens the chain read-only, builds a tracer over it and
 // runs the TraceJobs the pool posts one after another, one reply per job (JSON texts, or the error
 // as plain data); jobs that arrive while one runs wait here in order. A cancel message aborts the
-// running job's signal (its execution guard throws at its next check) or drops a waiting job; a
-// withdraw gives a waiting job back to the pool.
+// running job's signal (its execution guard throws at its next check) or drops a waiting job with
+// the cancellation error as its answer; a withdraw gives a waiting job back to the pool.
 // The pool (tracePool.ts) owns scheduling, timeouts and replacing a worker that dies.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openChainReader } from '../chain/chainReader.js';
@@ -13,6 +13,7 @@ import type { CallEnv } from '../chain/callExecution.js';
 import { createRemoteTrieNodes } from '../state/remoteTrieNodes.js';
 import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest, type WorkerWithdraw } from './traceWorkerProtocol.js';
 import { loadKeccak } from '../interpreter/keccak.js';
+import { ExecutionCancelledError } from '../execute/executionGuard.js';
 
 const data = workerData as TraceWorkerData;
 const port = parentPort!;
@@ -83,7 +84,7 @@ port.on('message', (message: WorkerRequest | WorkerCancel | WorkerWithdraw | Rem
   }
   if ('cancel' in message) {
     if (running?.id === message.cancel) running.controller.abort();
-    else drop(message.cancel);
+    else if (drop(message.cancel)) port.postMessage({ id: message.cancel, ok: false, error: errorToWire(new ExecutionCancelledError()) } satisfies WorkerReply);
     return;
   }
   if ('withdraw' in message) {

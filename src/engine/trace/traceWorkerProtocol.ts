@@ -40,7 +40,7 @@ export interface WorkerRequest {
 
 /**
  * Stops job `cancel` (its client went away): the worker aborts the job's guard signal if it runs
- * it, or drops it without a reply if it holds it still.
+ * it, or drops it and answers it with ExecutionCancelledError if it holds it still.
  */
 export interface WorkerCancel {
   cancel: number;

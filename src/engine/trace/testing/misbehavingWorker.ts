@@ -1,9 +1,10 @@
 // Test support: a stand-in trace worker with the real protocol that misbehaves on purpose, so the
 // pool's handling of stuck and crashing workers can be tested. Like the real worker it runs one job
-// at a time and holds the ones sent meanwhile (a cancel drops a held job, a withdraw gives it back).
-// `transaction` jobs spin forever (never yielding, as a runaway synchronous computation would),
-// `block` jobs kill the thread, and `calls` jobs answer with the worker's thread id after
-// `timeoutMs / 10` ms, or with the cancellation error at once when the pool cancels them.
+// at a time and holds the ones sent meanwhile (a cancel drops a held job and answers it, a withdraw
+// gives it back). `transaction` jobs spin forever (never yielding, as a runaway synchronous
+// computation would), `block` jobs kill the thread, and `calls` jobs answer with the worker's
+// thread id after `timeoutMs / 10` ms, or with the cancellation error at once when the pool
+// cancels them.
 import { parentPort, threadId } from 'node:worker_threads';
 import type { WorkerCancel, WorkerReply, WorkerRequest, WorkerWithdraw } from '../traceWorkerProtocol.js';
 
@@ -34,9 +35,12 @@ function drop(id: number): boolean {
 
 port.on('message', (message: WorkerRequest | WorkerCancel | WorkerWithdraw) => {
   if ('cancel' in message) {
-    if (running?.id !== message.cancel) return void drop(message.cancel);
-    clearTimeout(running.timer);
     const error = { name: 'ExecutionCancelledError', message: 'execution cancelled: the client disconnected' };
+    if (running?.id !== message.cancel) {
+      if (drop(message.cancel)) port.postMessage({ id: message.cancel, ok: false, error } satisfies WorkerReply);
+      return;
+    }
+    clearTimeout(running.timer);
     finish({ id: message.cancel, ok: false, error });
     return;
   }
