@@ -1,8 +1,10 @@
 // One key's value in a secure Merkle Patricia trie (keys hashed with keccak-256, as the state trie
 // and storage tries are), walked synchronously over a node getter: the read a state manager's
 // `trie.get` does, without @ethereumjs/mpt's walk controller, task queue and promise per node.
-// Decoded nodes are remembered per node byte array (the store hands out the same array while it
-// caches the node), so a node is decoded once however many reads pass through it.
+// Recently decoded nodes are remembered per node byte array (the store hands out the same array
+// while it caches the node), so the hot nodes near the roots are decoded once however many reads
+// pass through them; at most DECODED_NODES of them (a decoded branch takes about four times its
+// bytes: seventeen small arrays), oldest first out.
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../interpreter/keccak.js';
 import { flatHex } from './flatHex.js';
@@ -15,7 +17,9 @@ type Decoded = Uint8Array | Decoded[];
 /** What {@link lookupTrieValue} found: the value, `null` for an absent key, `missing` when a node on the path is not in the store. */
 export type TrieLookup = Uint8Array | null | 'missing';
 
-const decodedNodes = new WeakMap<Uint8Array, Decoded[]>();
+/** Decoded nodes kept per thread: about 10 MiB of branches at most. */
+export const DECODED_NODES = 4096;
+const decodedNodes = new Map<Uint8Array, Decoded[]>();
 
 function decodeNode(bytes: Uint8Array): Decoded[] {
   let node = decodedNodes.get(bytes);
@@ -23,9 +27,15 @@ function decodeNode(bytes: Uint8Array): Decoded[] {
     const decoded = RLP.decode(bytes) as Decoded;
     if (!Array.isArray(decoded) || (decoded.length !== 17 && decoded.length !== 2)) throw new Error('invalid trie node');
     node = decoded;
+    if (decodedNodes.size >= DECODED_NODES) decodedNodes.delete(decodedNodes.keys().next().value!);
     decodedNodes.set(bytes, node);
   }
   return node;
+}
+
+/** Decoded nodes held now (tests). */
+export function decodedNodeCount(): number {
+  return decodedNodes.size;
 }
 
 /** The value under `key` (not yet hashed) in the secure trie with root `root` (not the empty root). */
