@@ -33,7 +33,6 @@ import { type StateKeyIndex, createStateKeyIndex } from './stateKeyIndex.js';
 import { createReadCaches } from './readCaches.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 import type { ChainView, CreateVmOptions, HeadEvent } from './types.js';
-import { loadKeccak } from '../interpreter/keccak.js';
 
 export interface ChainCore extends ChainView {
   /** Always present on the dev chain (the block store reads a parent's header alone). */
@@ -121,7 +120,6 @@ function openDatabase(dataDir: string): Database.Database {
 
 /** Opens (or creates) the chain in `config.dataDir`. */
 export async function openChainCore(config: DevChainConfig): Promise<ChainCore> {
-  await loadKeccak(); // the WebAssembly keccak the chain's Common hashes tries and blocks with
   const common = createChainCommon(config.chainId, config.hardfork, config.kzg === null ? undefined : (config.kzg ?? (await loadKzg())));
   const accounts = deriveDevAccounts(config.mnemonic, config.accountCount);
   const db = openDatabase(config.dataDir);

@@ -13,7 +13,6 @@ import type { StateManagerInterface } from '@ethereumjs/common';
 import { Address, bigIntToBytes, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallFields, calldataFloorGas, fieldsInRange, intrinsicGas } from './callFields.js';
-import { loadKeccak } from './keccak.js';
 import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
 import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
 import { bytesToBig, wordBytes } from './words.js';
@@ -178,7 +177,6 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
     options.onFallback?.(reason);
     return undefined;
   }
-  await loadKeccak();
   const base = new PrefetchedState(vm.stateManager);
   // What every run reads first, loaded before the first run rather than one restart each.
   await base.load(new StateMiss('account', bytesToBig(options.from.bytes)));

@@ -19,11 +19,6 @@ const digest = new DataView(heap.buffer, KECCAK_LAYOUT.state, 32);
 const INPUT = KECCAK_LAYOUT.input;
 const CHUNK_BLOCKS = KECCAK_LAYOUT.inputBlocks;
 
-/** Kept for callers written when the hasher loaded asynchronously: it is ready at import now. */
-export function loadKeccak(): Promise<void> {
-  return Promise.resolve();
-}
-
 /** Absorbs bytes[start, start+length) with keccak's padding; the digest is then heap[0..32). */
 function hashInto(exports: KeccakExports, bytes: Uint8Array, start: number, length: number): void {
   let offset = start;

@@ -6,7 +6,7 @@
 // thousands of slots or more, is left to the caller's fallback) and gives the event loop back
 // between slices.
 import { BranchMPTNode, ExtensionMPTNode, bytesToNibbles, type MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { keccak256, loadKeccak } from '../interpreter/keccak.js';
+import { keccak256 } from '../interpreter/keccak.js';
 
 /** Longest nibble path searched: 16^4 = 65,536 hashes on average, a few tenths of a second of CPU in slices. */
 export const MAX_PROBE_NIBBLES = 4;
@@ -40,7 +40,6 @@ export async function collapsedSiblingPath(trie: MerklePatriciaTrie, hashedKey: 
 /** A 32-byte slot whose keccak starts with `path` (nibbles), or undefined past the bound. */
 export async function slotUnderPath(path: readonly number[]): Promise<Uint8Array | undefined> {
   if (path.length > MAX_PROBE_NIBBLES) return undefined;
-  await loadKeccak();
   const slot = new Uint8Array(32);
   const view = new DataView(slot.buffer);
   for (let i = 0; i < MAX_TRIES; i++) {

@@ -12,7 +12,6 @@ import { runTraceJob } from './traceJob.js';
 import type { CallEnv } from '../chain/callExecution.js';
 import { createRemoteTrieNodes } from '../state/remoteTrieNodes.js';
 import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest, type WorkerWithdraw } from './traceWorkerProtocol.js';
-import { loadKeccak } from '../interpreter/keccak.js';
 import { ExecutionCancelledError } from '../execute/executionGuard.js';
 
 const data = workerData as TraceWorkerData;
@@ -33,7 +32,6 @@ const remote =
         }),
     },
   });
-await loadKeccak(); // the chain's Common hashes with it (chainConfig.ts)
 const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, hardfork: data.hardfork, kzg: await loadKzg(), remote, cacheBytes: data.chainCacheBytes });
 // Jobs use only the record* methods: the rendered-trace cache and its reorg invalidation stay on
 // the main thread.
