@@ -12,5 +12,15 @@ describe('evmErrorToGethText', () => {
     expect(evmErrorToGethText('code store out of gas')).toBe('contract creation code storage out of gas');
     expect(evmErrorToGethText('static state change')).toBe('write protection');
     expect(evmErrorToGethText('out of gas')).toBe('out of gas');
+    expect(evmErrorToGethText('code size to deposit exceeds maximum code size')).toBe('max code size exceeded');
+    expect(evmErrorToGethText('create collision')).toBe('contract address collision');
+    expect(evmErrorToGethText('insufficient balance')).toBe('insufficient balance for transfer');
+    expect(evmErrorToGethText('stack underflow')).toBe('stack underflow');
+    expect(evmErrorToGethText('value out of range')).toBe('value out of range');
+  });
+
+  it('behavior: the texts are the tracers\' (one map): a stack overflow is geth\'s "stack limit reached"; an invalid opcode, whose opcode a call outcome does not carry, keeps its text', () => {
+    expect(evmErrorToGethText('stack overflow')).toBe('stack limit reached 1024 (1023)');
+    expect(evmErrorToGethText('invalid opcode')).toBe('invalid opcode');
   });
 });

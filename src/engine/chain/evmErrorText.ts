@@ -1,14 +1,17 @@
-// geth's wording for the halts ethereumjs words differently, for eth_call's and eth_estimateGas's
-// errors (the revert reason comes from render/revertReason.ts, the one decoder).
+// geth's wording for the halts of eth_call and eth_estimateGas, from the one map of halts to geth's
+// texts that the tracers use (render/errorText.ts, through record/frameError.ts's classification);
+// the revert reason comes from render/revertReason.ts, the one decoder.
+import { classifyHalt, type HaltContext } from '../record/frameError.js';
+import { gethErrorText } from '../render/errorText.js';
 
-/** geth's wording for an EVM halt reported by ethereumjs (other than revert). */
+/** A call's outcome says only what halted it: no opcode, stack or frame kind. */
+const OUTCOME_ONLY: HaltContext = { opCode: undefined, stack: undefined, returnDataLength: undefined, returned: false, isCreate: false, precompile: false, sentry: false };
+
+/** geth's wording for an EVM halt reported by ethereumjs or the interpreter (other than revert). */
 export function evmErrorToGethText(error: string): string {
-  // ethereumjs appends where it happened: 'invalid JUMP at <code hash>/<address>:<pc>'.
-  if (error === 'invalid JUMP' || error.startsWith('invalid JUMP at ')) return 'invalid jump destination';
-  if (error === 'code store out of gas') return 'contract creation code storage out of gas';
-  if (error === 'code size to deposit exceeds maximum code size') return 'max code size exceeded';
-  if (error === 'static state change') return 'write protection';
-  if (error === 'create collision') return 'contract address collision';
-  if (error === 'insufficient balance') return 'insufficient balance for transfer';
-  return error;
+  const halt = classifyHalt({ error }, OUTCOME_ONLY)!;
+  // geth names the opcode ("invalid opcode: INVALID", "invalid opcode: opcode 0xc not defined"),
+  // which an outcome does not carry; a halt the map does not know keeps its own text.
+  if (halt.kind === 'invalidOpcode' || halt.kind === 'other') return error;
+  return gethErrorText(halt);
 }
