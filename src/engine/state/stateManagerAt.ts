@@ -50,8 +50,9 @@ const MAX_STORAGE_READERS = 256;
  * With `reads`, a miss in its own caches asks the shared read cache under the root the value would
  * be read from (the account trie's current root; the account's storage root) before walking the
  * trie, and fills it after. With `nodes` (a synchronous node getter: not in fork mode, whose nodes
- * may have to come from the remote), the walk is trieLookup.ts's, not @ethereumjs/mpt's. Its own caches are emptied by every revert (ethereumjs records reads as
- * cache writes), so without it every pooled trace walks, decodes and hashes the same paths again.
+ * may have to come from the remote), the walk is trieLookup.ts's, not @ethereumjs/mpt's. Its own
+ * caches are emptied by every revert (ethereumjs records reads as cache writes), so without it
+ * every pooled trace walks, decodes and hashes the same paths again.
  */
 export class CachedStorageStateManager extends MerkleStateManager {
   private readonly reads: StateReadCache | undefined;

@@ -40,7 +40,7 @@ export function createOverlayTrieDb(store: TrieNodeStore): OverlayTrieDb {
   const db: OverlayTrieDb = {
     getSync: (key) => local.get(key) ?? store.get(key),
     async get(key) {
-      return local.get(key) ?? store.get(key);
+      return db.getSync(key);
     },
     async put(key, value) {
       local.set(key, valueToBytes(value));

@@ -174,7 +174,6 @@ export function createTracePool(options: TracePoolOptions): TracePool {
       queue.remove(pending.key, pending);
     }
     settle(pending, { error: new ExecutionCancelledError() });
-    dispatch();
   }
 
   function spawn(): Slot {
