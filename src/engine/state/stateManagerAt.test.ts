@@ -2,13 +2,17 @@
 // come out exactly as with ethereumjs's write-through, reads must see the pending values, and
 // checkpoints must revert them. Overlays sharing a read cache must read exactly what an uncached
 // overlay on the same root reads, whatever other roots and reverted writes went through the cache.
+// The live chain's manager flushes each trie's writes in one batch: the same roots as ethereumjs's
+// own manager after every kind of write, with every node the root needs in the store.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Account, Address, KECCAK256_RLP, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { Account, Address, KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
+import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createChainCommon } from '../chain/chainConfig.js';
 import { CachedStorageStateManager, createStateManagerAt } from './stateManagerAt.js';
 import { createStateReadCache, type StateReadCache } from './stateReadCache.js';
+import { createPersistentTrieDb } from './trieDb.js';
 import { createTrieNodeStore, type TrieNodeStore } from './trieNodeStore.js';
 
 const common = createChainCommon(31337n, 'prague');
@@ -68,6 +72,15 @@ function countingStore(store: TrieNodeStore): { store: TrieNodeStore; gets: () =
   };
 }
 
+/** ethereumjs's own manager on `root`, writing through to the store: the reference for roots. */
+async function ethereumjsManager(store: TrieNodeStore, root: Uint8Array): Promise<MerkleStateManager> {
+  const trie = new MerklePatriciaTrie({ db: createPersistentTrieDb(store), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common });
+  const lru = { type: CacheType.LRU };
+  const sm = new MerkleStateManager({ trie, common, caches: new Caches({ account: lru, storage: lru, code: lru }) });
+  await sm.setStateRoot(root);
+  return sm;
+}
+
 const overlayOn = (store: TrieNodeStore, root: Uint8Array, reads?: StateReadCache) => createStateManagerAt({ store, common, root, mode: 'overlay', reads });
 
 /** SSTORE-like writes: new slots, overwrites, zeroing (deletes), across contracts. */
@@ -80,16 +93,16 @@ async function writeMix(sm: MerkleStateManager): Promise<void> {
 }
 
 describe('overlay state manager (cached SSTOREs)', () => {
-  it('default: overlays use the cached-storage manager, the live chain does not', async () => {
+  it('default: overlays and the live chain use the cached-storage manager', async () => {
     const { store, root } = await seededStore();
     expect(await createStateManagerAt({ store, common, root, mode: 'overlay' })).toBeInstanceOf(CachedStorageStateManager);
-    expect(await createStateManagerAt({ store, common, root, mode: 'persistent' })).not.toBeInstanceOf(CachedStorageStateManager);
+    expect(await createStateManagerAt({ store, common, root, mode: 'persistent' })).toBeInstanceOf(CachedStorageStateManager);
   });
 
   it('behavior: the state root equals the write-through one, and reads see pending writes', async () => {
     const { store, root } = await seededStore();
     const overlay = await createStateManagerAt({ store, common, root, mode: 'overlay' });
-    const reference = await createStateManagerAt({ store, common, root, mode: 'persistent' });
+    const reference = await ethereumjsManager(store, root);
     await writeMix(overlay);
     await writeMix(reference);
     for (let i = 0; i < 40; i++) {
@@ -169,7 +182,7 @@ describe('overlay state manager (shared read cache)', () => {
 
     // A committed outer checkpoint flushes into the overlay's trie: it moves to a new root, read
     // (and cached) under that root, while the original root still reads as before.
-    const reference = await createStateManagerAt({ store, common, root, mode: 'persistent' });
+    const reference = await ethereumjsManager(store, root);
     await writeMix(reference);
     await writer.checkpoint();
     await writeMix(writer);
@@ -247,5 +260,58 @@ describe('overlay state manager (shared read cache)', () => {
     const cached = await overlayOn(fresh, root, reads);
     expect(bytesToHex(await cached.getStorage(contracts[0]!, slot(1)))).toBe(bytesToHex(await plain.getStorage(contracts[0]!, slot(1))));
     expect(reads.get(bytesToUnprefixedHex(storageRoot), bytesToUnprefixedHex(slot(1)))).toBeUndefined();
+  });
+});
+
+describe('live chain state manager (batched flushes)', () => {
+  /** The same changes on both managers: accounts, storage, code, a deletion, a cleared storage, checkpoints. */
+  async function changeBoth(sms: MerkleStateManager[], round: number): Promise<void> {
+    for (const sm of sms) {
+      await writeMix(sm);
+      const fresh = new Address(setLengthLeft(new Uint8Array([0xf0, round]), 20));
+      await sm.putAccount(fresh, new Account(0n, BigInt(round + 1)));
+      await sm.putCode(fresh, hexToBytes(`0x6000600055${round.toString(16).padStart(2, '0')}`));
+      await sm.putStorage(fresh, slot(1), word(round + 3));
+      await sm.checkpoint();
+      await sm.putStorage(contracts[1]!, slot(7), word(999));
+      await sm.putAccount(contracts[2]!, new Account(5n, 5n));
+      await sm.revert();
+      await sm.checkpoint();
+      await sm.putStorage(contracts[2]!, slot(round), new Uint8Array(32));
+      await sm.modifyAccountFields(contracts[0]!, { balance: BigInt(round) });
+      await sm.commit();
+      if (round === 1) await sm.clearStorage(contracts[1]!);
+      if (round === 2) await sm.deleteAccount(new Address(setLengthLeft(new Uint8Array([0xf0, 0]), 20)));
+    }
+  }
+
+  it('behavior: roots equal ethereumjs manager after each flush of every kind of write, and the new nodes are stored', async () => {
+    const { db, store, root } = await seededStore();
+    const batched = await createStateManagerAt({ store, common, root, mode: 'persistent' });
+    const reference = await ethereumjsManager(createTrieNodeStore({ db }), root);
+    let last = root;
+    for (let round = 0; round < 4; round++) {
+      await changeBoth([batched, reference], round);
+      const expected = await reference.getStateRoot();
+      const got = await batched.getStateRoot();
+      expect(bytesToHex(got)).toBe(bytesToHex(expected));
+      expect(bytesToHex(got)).not.toBe(bytesToHex(last));
+      last = got;
+    }
+    // Every node and code the root needs is in the store: a manager opened on it afresh reads what ethereumjs's reads.
+    db.transaction(() => store.flushPending(last))();
+    const reopened = await createStateManagerAt({ store: createTrieNodeStore({ db }), common, root: last, mode: 'overlay' });
+    expect(await readAll(reopened)).toEqual(await readAll(reference));
+    const deployed = new Address(setLengthLeft(new Uint8Array([0xf0, 3]), 20));
+    expect(bytesToHex(await reopened.getCode(deployed))).toBe('0x600060005503');
+  });
+
+  it('behavior: a flush with nothing changed keeps the root and writes no node', async () => {
+    const { store, root } = await seededStore();
+    const batched = await createStateManagerAt({ store, common, root, mode: 'persistent' });
+    await readAll(batched);
+    for (const a of contracts) await batched.putStorage(a, slot(0), await batched.getStorage(a, slot(0)));
+    expect(bytesToHex(await batched.getStateRoot())).toBe(bytesToHex(root));
+    expect(store.pendingCount()).toBe(0);
   });
 });

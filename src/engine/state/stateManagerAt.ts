@@ -4,22 +4,27 @@
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
+import { CODEHASH_PREFIX, CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import {
   Account,
   type Address,
   EthereumJSErrorWithoutCode,
   KECCAK256_RLP,
   ValueEncoding,
+  concatBytes,
   createAccountFromRLP,
+  createAddressFromString,
   equalsBytes,
   unpadBytes,
+  unprefixedHexToBytes,
 } from '@ethereumjs/util';
+import { keccak256 } from '../interpreter/keccak.js';
 import { attachRemoteState, guardStorageTrie, withRemoteNodes } from './remoteStateHooks.js';
 import type { RemoteTrieNodes } from './remoteTrieNodes.js';
-import type { StateReadCache } from './stateReadCache.js';
+import { type StateReadCache, createStateReadCache } from './stateReadCache.js';
 import { createOverlayTrieDb, createPersistentTrieDb } from './trieDb.js';
 import { type NodeGetter, lookupTrieValue } from './trieLookup.js';
+import { type TrieWrite, updateTrie } from './trieUpdate.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
 import { flatHex } from './flatHex.js';
 
@@ -37,8 +42,15 @@ export interface StateManagerAtOptions {
 }
 
 const ABSENT_STORAGE = new Uint8Array([0x80]);
+/** Reads of the live chain's manager kept by root (its own caches are emptied on every new root). */
+const PERSISTENT_READ_CACHE_BYTES = 4 * 1024 * 1024;
 /** Storage-root tries an overlay keeps for reads (one per contract and root it read). */
 const MAX_STORAGE_READERS = 256;
+/**
+ * Accounts and slots a long-lived manager with batched flushes (the miner's) keeps in its caches
+ * once everything is flushed; past it they are emptied (its plain maps never evict by themselves).
+ */
+const MAX_CLEAN_CACHE_ENTRIES = 50_000;
 
 /**
  * A state manager whose SSTOREs stay in the storage cache until a flush, like its account writes.
@@ -53,21 +65,80 @@ const MAX_STORAGE_READERS = 256;
  * may have to come from the remote), the walk is trieLookup.ts's, not @ethereumjs/mpt's. Its own
  * caches are emptied by every revert (ethereumjs records reads as cache writes), so without it
  * every pooled trace walks, decodes and hashes the same paths again.
+ *
+ * With `putNode` too (the live chain's manager), a flush applies the cached writes as one
+ * synchronous batch per trie (trieUpdate.ts: each changed node encoded and hashed once, new nodes
+ * handed to `putNode`) instead of ethereumjs's `put` per key, each an asynchronous walk that
+ * re-hashes its whole path.
  */
 export class CachedStorageStateManager extends MerkleStateManager {
   private readonly reads: StateReadCache | undefined;
   private readonly remote: RemoteTrieNodes | undefined;
   private readonly nodes: NodeGetter | undefined;
+  private readonly putNode: ((keyHex: string, bytes: Uint8Array) => void) | undefined;
   private rootBytes: Uint8Array | undefined;
   private rootHex = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
   private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
 
-  constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache; remote?: RemoteTrieNodes; nodes?: NodeGetter }) {
+  constructor(
+    opts: MerkleStateManagerOpts & {
+      caches: Caches;
+      reads?: StateReadCache;
+      remote?: RemoteTrieNodes;
+      nodes?: NodeGetter;
+      putNode?: (keyHex: string, bytes: Uint8Array) => void;
+    },
+  ) {
     super(opts);
     this.reads = opts.reads;
     this.remote = opts.remote;
     this.nodes = opts.remote ? undefined : opts.nodes;
+    this.putNode = this.nodes && opts.putNode;
+  }
+
+  /**
+   * Writes the cached changes into the tries, as ethereumjs's flush (code, then storage, then
+   * accounts) but, with `putNode`, each trie's writes in one batch.
+   */
+  override async flush(): Promise<void> {
+    const { nodes, putNode } = this;
+    if (nodes === undefined || putNode === undefined) return super.flush();
+    const caches = this._caches!;
+    for (const [addressHex, elem] of caches.code!.flush()) {
+      if (elem.code === undefined) continue;
+      const codeHash = keccak256(elem.code);
+      await this._getCodeDB().put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, elem.code);
+      const address = createAddressFromString(`0x${addressHex}`);
+      if ((await this.getAccount(address)) === undefined) await this.putAccount(address, new Account());
+      await this.modifyAccountFields(address, { codeHash });
+    }
+    const slotsByAccount = new Map<string, TrieWrite[]>();
+    for (const [addressHex, keyHex, value] of caches.storage!.flush()) {
+      let writes = slotsByAccount.get(addressHex);
+      if (writes === undefined) slotsByAccount.set(addressHex, (writes = []));
+      // The cache holds each value RLP-encoded; an empty one (0x80) or a cleared slot deletes the key.
+      const decoded = RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
+      writes.push([unprefixedHexToBytes(keyHex), decoded.length > 0 ? value! : null]);
+    }
+    for (const [addressHex, writes] of slotsByAccount) {
+      const address = createAddressFromString(`0x${addressHex}`);
+      const account = await this.getAccount(address);
+      // As ethereumjs: the storage of an account that no longer exists is not written.
+      if (account === undefined) continue;
+      const storageRoot = updateTrie(nodes, account.storageRoot, writes, putNode);
+      if (storageRoot === account.storageRoot) continue;
+      account.storageRoot = storageRoot;
+      await this.putAccount(address, account);
+    }
+    const accounts = caches.account!.flush();
+    if (accounts.length > 0) {
+      const writes = accounts.map(([addressHex, elem]): TrieWrite => [unprefixedHexToBytes(addressHex), elem.accountRLP ?? null]);
+      this._trie.root(updateTrie(nodes, this._trie.root(), writes, putNode));
+    }
+    // ethereumjs's own storage tries (proofs, dumps) were opened on the roots before this flush.
+    if (slotsByAccount.size > 0) this._storageTries = {};
+    if (this._checkpointCount === 0 && caches.account!.size() + caches.storage!.size() > MAX_CLEAN_CACHE_ENTRIES) this.clearCaches();
   }
 
   /** Hex of the account trie's root, converted once per root object. */
@@ -256,9 +327,20 @@ export async function createStateManagerAt(options: StateManagerAtOptions): Prom
   // Account/storage/code caches spare repeated trie walks: LRU-bounded for the long-lived
   // persistent manager, plain maps for short-lived overlays.
   const lru = { type: CacheType.LRU };
+  // The live chain's manager writes in batches (plain-map caches, so nothing unflushed is evicted);
+  // in fork mode, whose nodes may have to come from the remote, it keeps ethereumjs's walks.
   const stateManager =
     options.mode === 'persistent'
-      ? new MerkleStateManager({ trie, common: options.common, caches: new Caches({ account: lru, storage: lru, code: lru }) })
+      ? options.remote
+        ? new MerkleStateManager({ trie, common: options.common, caches: new Caches({ account: lru, storage: lru, code: lru }) })
+        : new CachedStorageStateManager({
+            trie,
+            common: options.common,
+            caches: overlayCaches(),
+            reads: createStateReadCache({ maxBytes: PERSISTENT_READ_CACHE_BYTES }),
+            nodes: (keyHex) => options.store.get(keyHex),
+            putNode: (keyHex, bytes) => options.store.put(keyHex, bytes),
+          })
       : new CachedStorageStateManager({ trie, common: options.common, caches: overlayCaches(), reads: options.reads, remote: options.remote, nodes: overlay!.getSync });
   if (options.remote) attachRemoteState(stateManager, options.remote);
   await stateManager.setStateRoot(options.root);
