@@ -6,6 +6,11 @@ import type { BlockData } from '../extract/blockData.js';
 import type { ReadCall } from '../extract/tokenMetadata.js';
 import type { BlockRef } from './followerStore.js';
 
+/** A block's place in the chain. */
+export interface BlockHeaderRef extends BlockRef {
+  parentHash: Hex;
+}
+
 export interface BlockSource {
   /** Current canonical head. */
   head(): Promise<BlockRef>;
@@ -13,6 +18,12 @@ export interface BlockSource {
   canonicalHash(number: bigint): Promise<Hex | undefined>;
   /** The canonical block at `number` with receipts and call frames; undefined above the head. */
   blockByNumber(number: bigint): Promise<BlockData | undefined>;
+  /**
+   * The canonical block at `number` as its number, hash and parent hash only; undefined above the
+   * head. Optional: what the follower asks when no webhook can want the block (a source without it
+   * is asked for the whole block instead).
+   */
+  headerByNumber?(number: bigint): Promise<BlockHeaderRef | undefined>;
   /** A block by hash while the source still has it (canonical or not); for GraphQL `parent`. */
   blockByHash(hash: Hex): Promise<BlockData | undefined>;
   /** Read-only call at a block's state (token symbol and decimals). */

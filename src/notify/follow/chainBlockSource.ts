@@ -46,6 +46,10 @@ export function createChainBlockSource(options: ChainBlockSourceOptions): BlockS
       const block = number >= 0n ? await chain.getBlockByNumber(number) : undefined;
       return block ? toBlockData(block) : undefined;
     },
+    async headerByNumber(number) {
+      const block = number >= 0n ? await chain.getBlockByNumber(number) : undefined;
+      return block ? { number: block.header.number, hash: bytesToHex(block.hash()), parentHash: bytesToHex(block.header.parentHash) } : undefined;
+    },
     async blockByHash(hash) {
       const block = await chain.getBlockByHash(hexToBytes(hash));
       return block ? toBlockData(block) : undefined;

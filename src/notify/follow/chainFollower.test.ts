@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hexToBytes, type Hex } from '../../rpc/hex.js';
 import type { SqlDatabase } from '../../store/sql.js';
 import { createManualClock } from '../clock.js';
+import { silentLogger } from '../notifyLogger.js';
 import { createWebhookRepository } from '../webhooks/webhookRepository.js';
 import { loadActivityFixture } from '../extract/testing/activityFixture.js';
 import type { BlockData } from '../extract/blockData.js';
@@ -66,6 +67,41 @@ for (const impl of followerTestDatabases) {
       ]);
       expect(await readCursor(db, NETWORK)).toEqual({ number: 4n, hash: canonical[4]!.header.hash });
       expect(outbox.wakes).toBe(2);
+    });
+
+    it('behavior: with no webhook the cursor passes blocks without reading them; a webhook made later is notified of the next blocks', async () => {
+      source = createMemoryBlockSource({ blocks: canonical.slice(0, 2), call: recordedCall });
+      const f = follower();
+      await f.syncOnce();
+      for (const block of canonical.slice(2, 5)) source.append(block);
+      expect(await f.syncOnce()).toMatchObject({ blocks: 3, events: 0 });
+      expect(source.blocksRead()).toBe(0);
+      expect(await readCursor(db, NETWORK)).toEqual({ number: 4n, hash: canonical[4]!.header.hash });
+      // An inactive webhook wants nothing either.
+      const paused = await createTestWebhook(db, { type: 'ADDRESS_ACTIVITY', addresses: [b] });
+      await createWebhookRepository(db).update(paused.id, { isActive: false }, clock.now());
+      source.append(canonical[5]!);
+      expect(await f.syncOnce()).toMatchObject({ blocks: 1, events: 0 });
+      expect(source.blocksRead()).toBe(0);
+      const watcher = await createTestWebhook(db, { type: 'ADDRESS_ACTIVITY', addresses: [b] });
+      source.append(canonical[6]!);
+      expect(await f.syncOnce()).toMatchObject({ blocks: 1, events: 1 });
+      expect((await notificationsOf(db, watcher.id)).map((n) => (n.body.event.activity as Activity[])[0]!.blockNum)).toEqual(['0x6']);
+    });
+
+    it('behavior: a reorg of quietly passed blocks finds its common ancestor among them', async () => {
+      source = createMemoryBlockSource({ blocks: canonical.slice(0, 2), call: recordedCall });
+      const errors: string[] = [];
+      const f = follower({ logger: { ...silentLogger, error: (_fields, message) => errors.push(message) } });
+      await f.syncOnce();
+      for (const block of canonical.slice(2, 11)) source.append(block);
+      expect(await f.syncOnce()).toMatchObject({ blocks: 9 });
+      source.setChain(withOrphan);
+      expect(await f.syncOnce()).toEqual({ blocks: 1, reorgs: 1, retracted: 0, backfilled: 0, events: 0 });
+      expect(f.cursor()).toEqual({ number: 10n, hash: orphan.header.hash });
+      expect(source.blocksRead()).toBe(0);
+      // Found among the recorded blocks, not given up on as deeper than the retention window.
+      expect(errors).toEqual([]);
     });
 
     it('behavior: one ADDRESS_ACTIVITY notification per block with every activity of the watched address', async () => {

@@ -13,7 +13,7 @@ import type { BlockData } from '../extract/blockData.js';
 import { blockDataProblem } from '../extract/blockData.js';
 import { extractTransfers } from '../extract/transfers.js';
 import { createCallTokenMetadataSource, createTokenMetadataCache, type TokenMetadataCache } from '../extract/tokenMetadata.js';
-import type { BlockSource } from './blockSource.js';
+import type { BlockHeaderRef, BlockSource } from './blockSource.js';
 import { buildBlockEvents, removalEvent, tokenContracts, type WebhookEvent } from './blockEvents.js';
 import { createAncestorLoader, createBlockQueries, createCustomQueryCache, customWebhooks, type BlockQueries } from './customQueryEvents.js';
 import { createCustomQueryRunner, type QueryBudget } from '../graphql/customQueryRunner.js';
@@ -170,6 +170,25 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     return written;
   }
 
+  /**
+   * Moves the cursor onto `header` with nothing else to do, when no webhook can want the block:
+   * no block data, token reads or queries. False when a webhook appeared meanwhile (the block then
+   * goes the whole way), checked in the same transaction that moves the cursor.
+   */
+  async function passQuietly(from: BlockRef, header: BlockHeaderRef): Promise<boolean> {
+    const ref: BlockRef = { number: header.number, hash: header.hash.toLowerCase() as Hex };
+    const passed = await db.transaction(async (tx) => {
+      if (!(await store.isQuiet(tx, network))) return false;
+      const now = clock.now();
+      await store.moveCursor(tx, network, from, ref, now);
+      await store.recordBlock(tx, network, ref);
+      if (ref.number % pruneEvery === 0n) await store.pruneBelow(tx, network, ref.number - retain);
+      return true;
+    });
+    if (passed) cursor = ref;
+    return passed;
+  }
+
   /** Runs the earliest pending backfill block; false when there is none (or it must wait for a reorg check). */
   async function backfillStep(at: BlockRef, report: SyncReport): Promise<boolean> {
     const next = await store.nextBackfill(db, network);
@@ -256,6 +275,20 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
           }
           if (await backfillStep(at, report)) continue;
           return report;
+        }
+        if (source.headerByNumber && (await store.isQuiet(db, network))) {
+          const header = await source.headerByNumber(at.number + 1n);
+          // The head moved back between the two reads; the next round sorts it out.
+          if (!header) return report;
+          if (header.parentHash.toLowerCase() !== at.hash) {
+            await rollback(at, report);
+            continue;
+          }
+          if (await passQuietly(at, header)) {
+            report.blocks++;
+            await slicer.maybeYield();
+            continue;
+          }
         }
         const block = await source.blockByNumber(at.number + 1n);
         // The head moved back between the two reads; the next round sorts it out.

@@ -229,6 +229,17 @@ export function createSqlTokenMetadataStore(ex: SqlExecutor, network: string): T
   };
 }
 
+/**
+ * Whether no webhook can want a block of `network` now: none is active there, and none has a
+ * backfill requested or running (so a new block needs nothing but the cursor moved).
+ */
+export async function isQuiet(ex: SqlExecutor, network: string): Promise<boolean> {
+  const active = await ex.query('SELECT 1 AS one FROM webhooks WHERE network = $1 AND is_active = 1 LIMIT 1', [network]);
+  if (active.length > 0) return false;
+  const backfills = await ex.query('SELECT 1 AS one FROM follower_webhooks WHERE network = $1 AND (replay_from IS NOT NULL OR backfill_next IS NOT NULL) LIMIT 1', [network]);
+  return backfills.length === 0;
+}
+
 /** Whether any webhook of `network` has a backfill request the follower has not taken up. */
 export async function hasBackfillRequests(ex: SqlExecutor, network: string): Promise<boolean> {
   const rows = await ex.query('SELECT 1 AS one FROM follower_webhooks WHERE network = $1 AND replay_from IS NOT NULL LIMIT 1', [network]);

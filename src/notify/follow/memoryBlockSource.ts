@@ -11,6 +11,8 @@ export interface MemoryBlockSource extends BlockSource {
   setChain(blocks: readonly BlockData[]): void;
   /** Appends one block on top of the canonical chain (its parent must be the head). */
   append(block: BlockData): void;
+  /** Whole blocks handed out so far (blockByNumber and blockByHash answers). */
+  blocksRead(): number;
 }
 
 export interface MemoryBlockSourceOptions {
@@ -40,6 +42,8 @@ export function createMemoryBlockSource(options: MemoryBlockSourceOptions): Memo
   };
   setChain(options.blocks);
   const top = () => chain[chain.length - 1]!;
+  let blocksRead = 0;
+  const read = (block: BlockData | undefined) => (block && blocksRead++, block);
   return {
     async head() {
       return { number: BigInt(top().header.number), hash: top().header.hash };
@@ -47,12 +51,17 @@ export function createMemoryBlockSource(options: MemoryBlockSourceOptions): Memo
     async canonicalHash(number) {
       return chain[Number(number)]?.header.hash;
     },
+    async headerByNumber(number) {
+      const block = number >= 0n ? chain[Number(number)] : undefined;
+      return block && { number: BigInt(block.header.number), hash: block.header.hash, parentHash: block.header.parentHash };
+    },
     async blockByNumber(number) {
-      return number >= 0n ? chain[Number(number)] : undefined;
+      return read(number >= 0n ? chain[Number(number)] : undefined);
     },
     async blockByHash(hash: Hex) {
-      return byHash.get(hash.toLowerCase());
+      return read(byHash.get(hash.toLowerCase()));
     },
+    blocksRead: () => blocksRead,
     call: options.call ?? (async () => null),
     subscribe(listener) {
       listeners.add(listener);
