@@ -37,6 +37,8 @@ export interface LoadResult {
   maxMs: number;
   meanMs: number;
   responseBytes: number;
+  /** When the counted requests began (ms since the epoch), for timings another process completes. */
+  startedAtEpochMs: number;
 }
 
 /** Requests that failed: connection errors and answers other than HTTP 200. */
@@ -132,6 +134,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       maxMs: round(latencies[latencies.length - 1] ?? 0),
       meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)),
       responseBytes: latencies.length ? Math.round(responseBytes / latencies.length) : 0,
+      startedAtEpochMs: performance.timeOrigin + started,
     });
   };
   const result = new Promise<LoadResult>((resolve) => (resolveResult = resolve));
