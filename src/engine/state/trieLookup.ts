@@ -12,7 +12,7 @@ import { flatHex } from './flatHex.js';
 /** A trie node's bytes by its hash as unprefixed hex; undefined when the store lacks it. */
 export type NodeGetter = (keyHex: string) => Uint8Array | undefined;
 
-type Decoded = Uint8Array | Decoded[];
+export type Decoded = Uint8Array | Decoded[];
 
 /** What {@link lookupTrieValue} found: the value, `null` for an absent key, `missing` when a node on the path is not in the store. */
 export type TrieLookup = Uint8Array | null | 'missing';
@@ -21,7 +21,8 @@ export type TrieLookup = Uint8Array | null | 'missing';
 export const DECODED_NODES = 4096;
 const decodedNodes = new Map<Uint8Array, Decoded[]>();
 
-function decodeNode(bytes: Uint8Array): Decoded[] {
+/** The node's decoded list (shared: callers must not change it), remembered per byte array. */
+export function decodeNode(bytes: Uint8Array): Decoded[] {
   let node = decodedNodes.get(bytes);
   if (node === undefined) {
     const decoded = RLP.decode(bytes) as Decoded;

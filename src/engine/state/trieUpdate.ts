@@ -8,7 +8,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { KECCAK256_RLP, equalsBytes } from '@ethereumjs/util';
 import { keccak256 } from '../interpreter/keccak.js';
 import { flatHex } from './flatHex.js';
-import type { NodeGetter } from './trieLookup.js';
+import { type Decoded, type NodeGetter, decodeNode } from './trieLookup.js';
 
 /** One write: the key (not yet hashed) and its new value, or null to delete it. */
 export type TrieWrite = readonly [key: Uint8Array, value: Uint8Array | null];
@@ -21,7 +21,7 @@ export class MissingTrieNodeError extends Error {
   }
 }
 
-type Raw = Uint8Array | Raw[];
+type Raw = Decoded;
 type Ref = Uint8Array | Node | null;
 
 interface Leaf {
@@ -90,7 +90,7 @@ function load(getNode: NodeGetter, ref: Uint8Array | Node): Node {
   const hex = flatHex(ref);
   const bytes = getNode(hex);
   if (bytes === undefined) throw new MissingTrieNodeError(hex);
-  const node = fromRaw(RLP.decode(bytes) as Raw);
+  const node = fromRaw(decodeNode(bytes));
   node.raw = ref;
   return node;
 }
