@@ -14,6 +14,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
+import { assertEthereumjsVersions } from '../ethereumjsVersions.js';
 import { ServiceError, StorageFullError, UnreadableDataFileError } from '../../rpc/errors.js';
 import type { BlockId } from '../../rpc/schema/primitives.js';
 import { createStateManagerAt } from '../state/stateManagerAt.js';
@@ -120,6 +121,7 @@ function openDatabase(dataDir: string): Database.Database {
 
 /** Opens (or creates) the chain in `config.dataDir`. */
 export async function openChainCore(config: DevChainConfig): Promise<ChainCore> {
+  assertEthereumjsVersions();
   const common = createChainCommon(config.chainId, config.hardfork, config.kzg === null ? undefined : (config.kzg ?? (await loadKzg())));
   const accounts = deriveDevAccounts(config.mnemonic, config.accountCount);
   const db = openDatabase(config.dataDir);
