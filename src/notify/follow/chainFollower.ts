@@ -109,6 +109,8 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
   let lastHead: BlockRef | null = null;
   // Set by stop(): a long catch-up or backfill ends after the block in progress.
   let stopping = false;
+  // The last block went by quietly (no webhook could want it).
+  let wasQuiet = false;
 
   async function loadCursor(): Promise<BlockRef> {
     const stored = await store.readCursor(db, network);
@@ -276,7 +278,8 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
           if (await backfillStep(at, report)) continue;
           return report;
         }
-        if (source.headerByNumber && (await store.isQuiet(db, network))) {
+        // After a quiet block the next is tried quietly at once (passQuietly checks again in its transaction).
+        if (source.headerByNumber && (wasQuiet || (await store.isQuiet(db, network)))) {
           const header = await source.headerByNumber(at.number + 1n);
           // The head moved back between the two reads; the next round sorts it out.
           if (!header) return report;
@@ -284,7 +287,8 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
             await rollback(at, report);
             continue;
           }
-          if (await passQuietly(at, header)) {
+          wasQuiet = await passQuietly(at, header);
+          if (wasQuiet) {
             report.blocks++;
             await slicer.maybeYield();
             continue;
