@@ -306,6 +306,32 @@ describe('live chain state manager (batched flushes)', () => {
     expect(bytesToHex(await reopened.getCode(deployed))).toBe('0x600060005503');
   });
 
+  it('args: past its bound, a manager empties its caches once all is flushed, and reads and roots stay right', async () => {
+    const { db, store, root } = await seededStore();
+    const trie = new MerklePatriciaTrie({ db: createPersistentTrieDb(store), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common });
+    trie.root(root);
+    const bounded = new CachedStorageStateManager({
+      trie,
+      common,
+      caches: new Caches({ account: { type: CacheType.ORDERED_MAP }, storage: { type: CacheType.ORDERED_MAP }, code: { type: CacheType.ORDERED_MAP } }),
+      reads: createStateReadCache(),
+      nodes: (k) => store.get(k),
+      putNode: (k, v) => store.put(k, v),
+      maxCleanCacheEntries: 10,
+    });
+    const reference = await ethereumjsManager(createTrieNodeStore({ db }), root);
+    const caches = (bounded as unknown as { _caches: { account: { size(): number }; storage: { size(): number } } })._caches;
+    for (const sm of [bounded, reference]) {
+      await sm.checkpoint();
+      await writeMix(sm);
+      await sm.commit();
+    }
+    // The commit flushed at depth 0: 3 accounts and their 40-odd slots are past the bound of 10.
+    expect(caches.account.size() + caches.storage.size()).toBe(0);
+    expect(bytesToHex(await bounded.getStateRoot())).toBe(bytesToHex(await reference.getStateRoot()));
+    expect(await readAll(bounded)).toEqual(await readAll(reference));
+  });
+
   it('behavior: a flush with nothing changed keeps the root and writes no node', async () => {
     const { store, root } = await seededStore();
     const batched = await createStateManagerAt({ store, common, root, mode: 'persistent' });

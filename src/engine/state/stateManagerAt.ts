@@ -4,7 +4,7 @@
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { CODEHASH_PREFIX, CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
+import { CODEHASH_PREFIX, CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts, type StorageCache } from '@ethereumjs/statemanager';
 import {
   Account,
   type Address,
@@ -76,6 +76,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
   private readonly remote: RemoteTrieNodes | undefined;
   private readonly nodes: NodeGetter | undefined;
   private readonly putNode: ((keyHex: string, bytes: Uint8Array) => void) | undefined;
+  private readonly maxCleanCacheEntries: number;
   private rootBytes: Uint8Array | undefined;
   private rootHex = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
@@ -88,6 +89,8 @@ export class CachedStorageStateManager extends MerkleStateManager {
       remote?: RemoteTrieNodes;
       nodes?: NodeGetter;
       putNode?: (keyHex: string, bytes: Uint8Array) => void;
+      /** With `putNode`: cached accounts and slots kept once all is flushed (default {@link MAX_CLEAN_CACHE_ENTRIES}). */
+      maxCleanCacheEntries?: number;
     },
   ) {
     super(opts);
@@ -95,6 +98,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
     this.remote = opts.remote;
     this.nodes = opts.remote ? undefined : opts.nodes;
     this.putNode = this.nodes && opts.putNode;
+    this.maxCleanCacheEntries = opts.maxCleanCacheEntries ?? MAX_CLEAN_CACHE_ENTRIES;
   }
 
   /**
@@ -138,7 +142,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
     }
     // ethereumjs's own storage tries (proofs, dumps) were opened on the roots before this flush.
     if (slotsByAccount.size > 0) this._storageTries = {};
-    if (this._checkpointCount === 0 && caches.account!.size() + caches.storage!.size() > MAX_CLEAN_CACHE_ENTRIES) this.clearCaches();
+    if (this._checkpointCount === 0 && caches.account!.size() + cachedSlots(caches.storage!) > this.maxCleanCacheEntries) this.clearCaches();
   }
 
   /** Hex of the account trie's root, converted once per root object. */
@@ -305,6 +309,15 @@ export class CachedStorageStateManager extends MerkleStateManager {
     if (!(await this.getAccount(address))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
     this._caches!.storage!.put(address, key, RLP.encode(unpadBytes(value)));
   }
+}
+
+/** Slots a plain-map storage cache holds, across its accounts (its `size()` counts the accounts). */
+function cachedSlots(storage: StorageCache): number {
+  let slots = 0;
+  storage._orderedMapCache?.forEach(([, slotsOf]) => {
+    slots += slotsOf.size;
+  });
+  return slots;
 }
 
 /** The plain-map caches of an overlay (never evicted: unflushed writes live there). */
