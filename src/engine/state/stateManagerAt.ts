@@ -42,7 +42,7 @@ export interface StateManagerAtOptions {
 }
 
 const ABSENT_STORAGE = new Uint8Array([0x80]);
-/** Reads of the live chain's manager kept by root (its own caches are emptied on every new root). */
+/** Trie reads the live chain's manager keeps by root, besides its own caches (emptied at their bound). */
 const PERSISTENT_READ_CACHE_BYTES = 4 * 1024 * 1024;
 /** Storage-root tries an overlay keeps for reads (one per contract and root it read). */
 const MAX_STORAGE_READERS = 256;
@@ -56,8 +56,9 @@ const MAX_CLEAN_CACHE_ENTRIES = 50_000;
  * A state manager whose SSTOREs stay in the storage cache until a flush, like its account writes.
  * @ethereumjs/statemanager 10.1.3 means to do that too (`cache.put(...) ?? writeToTrie(...)`), but
  * `put` returns undefined, so every SSTORE also rewrites (and re-hashes) the storage trie path at
- * once. Deferring is only safe for caches that never evict unflushed entries: the overlay's plain
- * maps, not the persistent manager's LRU. The state root after a flush is unchanged (tested).
+ * once. Deferring is only safe for caches that never evict unflushed entries: plain maps (the
+ * overlays' and the live chain's), not an LRU (fork mode's persistent manager, ethereumjs's own).
+ * The state root after a flush is unchanged (tested).
  *
  * With `reads`, a miss in its own caches asks the shared read cache under the root the value would
  * be read from (the account trie's current root; the account's storage root) before walking the
