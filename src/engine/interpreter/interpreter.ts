@@ -12,6 +12,7 @@ import { haltingStepCost } from './haltingStepCost.js';
 import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
+import { PLAIN_FEE, STACK_IN, STACK_ROOM } from './plainOpcodes.js';
 import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
 import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned } from './words.js';
 import { type Account, type StateMiss, Unsupported, type WorldState } from './worldState.js';
@@ -280,26 +281,36 @@ export class Interpreter {
           stepGas = gas;
           stepStack = stack.slice();
         }
+        // The checks of the plain opcodes (plainOpcodes.ts) from tables, not through `use`/`need`/`push`:
+        // V8 does not inline this generator's closures, so each of those is a call.
+        const fee = PLAIN_FEE[op]!;
+        if (fee !== 0) {
+          if (fee > gas || stack.length < STACK_IN[op]!) {
+            // ethereumjs analyses the jumps before it charges a JUMP or JUMPI (see `analysed`).
+            if (op === 0x56 || op === 0x57) analysed = true;
+            if (fee > gas) {
+              failedUse = fee;
+              throw new Halt(Errors.OUT_OF_GAS);
+            }
+            throw new Halt(Errors.STACK_UNDERFLOW);
+          }
+          gas -= fee;
+          if (stack.length > STACK_ROOM[op]!) throw new Halt(Errors.STACK_OVERFLOW);
+        }
         // PUSH1..PUSH32 first: the most frequent opcodes.
         if (op >= 0x60 && op <= 0x7f) {
-          use(3);
           const n = op - 0x5f;
-          push(n <= 6 && pc + n < codeLength ? bytesToSmall(code, pc + 1, n) : bytesToWord(code, pc + 1, n));
+          stack.push(n <= 6 && pc + n < codeLength ? bytesToSmall(code, pc + 1, n) : bytesToWord(code, pc + 1, n));
           pc += n + 1;
           continue;
         }
         if (op >= 0x80 && op <= 0x8f) {
-          use(3);
-          const n = op - 0x7f;
-          need(n);
-          push(stack[stack.length - n]!);
+          stack.push(stack[stack.length - (op - 0x7f)]!);
           pc++;
           continue;
         }
         if (op >= 0x90 && op <= 0x9f) {
-          use(3);
           const n = op - 0x8f;
-          need(n + 1);
           const top = stack.length - 1;
           const tmp = stack[top]!;
           stack[top] = stack[top - n]!;
@@ -311,61 +322,45 @@ export class Interpreter {
           case 0x00:
             throw new Halt(undefined);
           case 0x01: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = (a + stack[stack.length - 1]!) & M256;
             break;
           }
           case 0x02: {
-            use(5);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = (a * stack[stack.length - 1]!) & M256;
             break;
           }
           case 0x03: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = (a - stack[stack.length - 1]!) & M256;
             break;
           }
           case 0x04: {
-            use(5);
-            need(2);
             const a = stack.pop()!;
             const b = stack[stack.length - 1]!;
             stack[stack.length - 1] = b === 0n ? 0n : a / b;
             break;
           }
           case 0x05: {
-            use(5);
-            need(2);
             const a = toSigned(stack.pop()!);
             const b = toSigned(stack[stack.length - 1]!);
             stack[stack.length - 1] = b === 0n ? 0n : (a / b) & M256;
             break;
           }
           case 0x06: {
-            use(5);
-            need(2);
             const a = stack.pop()!;
             const b = stack[stack.length - 1]!;
             stack[stack.length - 1] = b === 0n ? 0n : a % b;
             break;
           }
           case 0x07: {
-            use(5);
-            need(2);
             const a = toSigned(stack.pop()!);
             const b = toSigned(stack[stack.length - 1]!);
             stack[stack.length - 1] = b === 0n ? 0n : (a % b) & M256;
             break;
           }
           case 0x08: {
-            use(8);
-            need(3);
             const a = stack.pop()!;
             const b = stack.pop()!;
             const n = stack[stack.length - 1]!;
@@ -373,8 +368,6 @@ export class Interpreter {
             break;
           }
           case 0x09: {
-            use(8);
-            need(3);
             const a = stack.pop()!;
             const b = stack.pop()!;
             const n = stack[stack.length - 1]!;
@@ -390,8 +383,6 @@ export class Interpreter {
             break;
           }
           case 0x0b: {
-            use(5);
-            need(2);
             const k = stack.pop()!;
             const x = stack[stack.length - 1]!;
             if (k < 31n) {
@@ -406,8 +397,6 @@ export class Interpreter {
           case 0x12:
           case 0x13:
           case 0x14: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             const b = stack[stack.length - 1]!;
             let r: boolean;
@@ -420,63 +409,45 @@ export class Interpreter {
             break;
           }
           case 0x15:
-            use(3);
-            need(1);
             stack[stack.length - 1] = stack[stack.length - 1] === 0n ? 1n : 0n;
             break;
           case 0x16: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = a & stack[stack.length - 1]!;
             break;
           }
           case 0x17: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = a | stack[stack.length - 1]!;
             break;
           }
           case 0x18: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = a ^ stack[stack.length - 1]!;
             break;
           }
           case 0x19:
-            use(3);
-            need(1);
             stack[stack.length - 1] = M256 ^ stack[stack.length - 1]!;
             break;
           case 0x1a: {
-            use(3);
-            need(2);
             const i = stack.pop()!;
             const x = stack[stack.length - 1]!;
             stack[stack.length - 1] = i < 32n ? (x >> (248n - i * 8n)) & 0xffn : 0n;
             break;
           }
           case 0x1b: {
-            use(3);
-            need(2);
             const s = stack.pop()!;
             const x = stack[stack.length - 1]!;
             stack[stack.length - 1] = s >= 256n ? 0n : (x << s) & M256;
             break;
           }
           case 0x1c: {
-            use(3);
-            need(2);
             const s = stack.pop()!;
             const x = stack[stack.length - 1]!;
             stack[stack.length - 1] = s >= 256n ? 0n : x >> s;
             break;
           }
           case 0x1d: {
-            use(3);
-            need(2);
             const s = stack.pop()!;
             const x = toSigned(stack[stack.length - 1]!);
             stack[stack.length - 1] = s >= 256n ? (x < 0n ? M256 : 0n) : (x >> s) & M256;
@@ -494,8 +465,7 @@ export class Interpreter {
             break;
           }
           case 0x30:
-            use(2);
-            push(message.address);
+            stack.push(message.address);
             break;
           case 0x31: {
             need(1);
@@ -507,27 +477,21 @@ export class Interpreter {
             break;
           }
           case 0x32:
-            use(2);
-            push(env.origin);
+            stack.push(env.origin);
             break;
           case 0x33:
-            use(2);
-            push(message.caller);
+            stack.push(message.caller);
             break;
           case 0x34:
-            use(2);
-            push(message.value);
+            stack.push(message.value);
             break;
           case 0x35: {
-            use(3);
-            need(1);
             const i = stack[stack.length - 1]!;
             stack[stack.length - 1] = i >= BigInt(message.data.length) ? 0n : bytesToWord(message.data, Number(i), 32);
             break;
           }
           case 0x36:
-            use(2);
-            push(BigInt(message.data.length));
+            stack.push(BigInt(message.data.length));
             break;
           case 0x37:
           case 0x39:
@@ -544,12 +508,10 @@ export class Interpreter {
             break;
           }
           case 0x38:
-            use(2);
-            push(BigInt(codeLength));
+            stack.push(BigInt(codeLength));
             break;
           case 0x3a:
-            use(2);
-            push(env.gasPrice);
+            stack.push(env.gasPrice);
             break;
           case 0x3b: {
             need(1);
@@ -575,8 +537,7 @@ export class Interpreter {
             break;
           }
           case 0x3d:
-            use(2);
-            push(BigInt(returnData.length));
+            stack.push(BigInt(returnData.length));
             break;
           case 0x3f: {
             need(1);
@@ -595,50 +556,37 @@ export class Interpreter {
           case 0x40:
             throw new Unsupported('BLOCKHASH');
           case 0x41:
-            use(2);
-            push(env.coinbase);
+            stack.push(env.coinbase);
             break;
           case 0x42:
-            use(2);
-            push(env.timestamp);
+            stack.push(env.timestamp);
             break;
           case 0x43:
-            use(2);
-            push(env.number);
+            stack.push(env.number);
             break;
           case 0x44:
-            use(2);
-            push(env.prevRandao);
+            stack.push(env.prevRandao);
             break;
           case 0x45:
-            use(2);
-            push(env.gasLimit);
+            stack.push(env.gasLimit);
             break;
           case 0x46:
-            use(2);
-            push(env.chainId);
+            stack.push(env.chainId);
             break;
           case 0x47:
-            use(5);
-            push(self.balance);
+            stack.push(self.balance);
             break;
           case 0x48:
-            use(2);
-            push(env.baseFee);
+            stack.push(env.baseFee);
             break;
           case 0x49:
             // BLOBHASH: calls carry no blobs.
-            use(3);
-            need(1);
             stack[stack.length - 1] = 0n;
             break;
           case 0x4a:
-            use(2);
-            push(env.blobBaseFee);
+            stack.push(env.blobBaseFee);
             break;
           case 0x50:
-            use(2);
-            need(1);
             stack.pop();
             break;
           case 0x51: {
@@ -711,8 +659,6 @@ export class Interpreter {
           }
           case 0x56: {
             analysed = true;
-            use(8);
-            need(1);
             if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
             const dest = stack.pop()!;
             if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
@@ -721,8 +667,6 @@ export class Interpreter {
           }
           case 0x57: {
             analysed = true;
-            use(10);
-            need(2);
             if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
             const dest = stack.pop()!;
             const cond = stack.pop()!;
@@ -734,23 +678,17 @@ export class Interpreter {
             break;
           }
           case 0x58:
-            use(2);
-            push(BigInt(pc));
+            stack.push(BigInt(pc));
             break;
           case 0x59:
-            use(2);
-            push(BigInt(mem.words * 32));
+            stack.push(BigInt(mem.words * 32));
             break;
           case 0x5a:
-            use(2);
-            push(BigInt(gas));
+            stack.push(BigInt(gas));
             break;
           case 0x5b:
-            use(1);
             break;
           case 0x5c:
-            use(100);
-            need(1);
             stack[stack.length - 1] = world.tload(self, stack[stack.length - 1]!);
             break;
           case 0x5d: {
@@ -776,8 +714,7 @@ export class Interpreter {
             break;
           }
           case 0x5f:
-            use(2);
-            push(0n);
+            stack.push(0n);
             break;
           case 0xa0:
           case 0xa1:
