@@ -40,7 +40,27 @@ class Halt {
   constructor(
     readonly error: string | undefined,
     readonly output: Uint8Array = EMPTY,
+    /** For an out-of-gas halt, the charge that did not fit (the halting step's cost). */
+    readonly failedCharge = 0,
   ) {}
+}
+
+// The loop's checks as module functions, not closures over its locals: V8 inlines these into the
+// generator, and did not inline its closures (each check was a call).
+
+/** `gas` less `amount`, or an out-of-gas halt. */
+function charge(gas: number, amount: number): number {
+  if (amount > gas) throw new Halt(Errors.OUT_OF_GAS, EMPTY, amount);
+  return gas - amount;
+}
+
+function need(stack: bigint[], n: number): void {
+  if (stack.length < n) throw new Halt(Errors.STACK_UNDERFLOW);
+}
+
+function push(stack: bigint[], value: bigint): void {
+  if (stack.length >= STACK_LIMIT) throw new Halt(Errors.STACK_OVERFLOW);
+  stack.push(value);
 }
 
 export interface InterpreterOptions {
@@ -222,8 +242,6 @@ export class Interpreter {
     let stepMemory: Uint8Array | undefined;
     let stepWords = 0;
     let storeEnd = 0;
-    // The charge that did not fit (a failed `use`), for the halting step's cost.
-    let failedUse = 0;
     const reportStep = (childGas?: number, cost = stepGas - gas): void => {
       const at = stepPc;
       stepPc = -1;
@@ -236,20 +254,6 @@ export class Interpreter {
       return out;
     };
 
-    const need = (n: number): void => {
-      if (stack.length < n) throw new Halt(Errors.STACK_UNDERFLOW);
-    };
-    const use = (amount: number): void => {
-      if (amount > gas) {
-        failedUse = amount;
-        throw new Halt(Errors.OUT_OF_GAS);
-      }
-      gas -= amount;
-    };
-    const push = (value: bigint): void => {
-      if (stack.length >= STACK_LIMIT) throw new Halt(Errors.STACK_OVERFLOW);
-      stack.push(value);
-    };
     const num = (value: bigint): number => (value > 0xffffffffn ? 0xffffffff : Number(value));
     const accessCost = (address: bigint): number => (world.warmAddress(address) ? 2600 : 100);
     const copyToMemory = (memOffset: bigint, source: Uint8Array, sourceOffset: bigint, length: bigint): void => {
@@ -281,17 +285,13 @@ export class Interpreter {
           stepGas = gas;
           stepStack = stack.slice();
         }
-        // The checks of the plain opcodes (plainOpcodes.ts) from tables, not through `use`/`need`/`push`:
-        // V8 does not inline this generator's closures, so each of those is a call.
+        // The checks of the plain opcodes (plainOpcodes.ts), once from tables rather than in each case.
         const fee = PLAIN_FEE[op]!;
         if (fee !== 0) {
           if (fee > gas || stack.length < STACK_IN[op]!) {
             // ethereumjs analyses the jumps before it charges a JUMP or JUMPI (see `analysed`).
             if (op === 0x56 || op === 0x57) analysed = true;
-            if (fee > gas) {
-              failedUse = fee;
-              throw new Halt(Errors.OUT_OF_GAS);
-            }
+            if (fee > gas) throw new Halt(Errors.OUT_OF_GAS, EMPTY, fee);
             throw new Halt(Errors.STACK_UNDERFLOW);
           }
           gas -= fee;
@@ -375,9 +375,9 @@ export class Interpreter {
             break;
           }
           case 0x0a: {
-            need(2);
+            need(stack, 2);
             const e = stack[stack.length - 2]!;
-            use(10 + (e === 0n ? 0 : 50 * Math.ceil(e.toString(2).length / 8)));
+            gas = charge(gas, 10 + (e === 0n ? 0 : 50 * Math.ceil(e.toString(2).length / 8)));
             const base = stack.pop()!;
             stack[stack.length - 1] = exp(base, e);
             break;
@@ -454,10 +454,10 @@ export class Interpreter {
             break;
           }
           case 0x20: {
-            need(2);
+            need(stack, 2);
             const offset = stack[stack.length - 1]!;
             const length = stack[stack.length - 2]!;
-            use(30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
+            gas = charge(gas, 30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
             stack.pop();
             mem.ensure();
             // Paid for: below 4 GiB, or a length of 0 (then nothing is read).
@@ -468,10 +468,10 @@ export class Interpreter {
             stack.push(message.address);
             break;
           case 0x31: {
-            need(1);
+            need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
             if (world.accountMiss(address, false) !== undefined) yield* this.loadAccount(address, false);
-            use(accessCost(address));
+            gas = charge(gas, accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = world.get(address).balance;
             break;
@@ -496,13 +496,13 @@ export class Interpreter {
           case 0x37:
           case 0x39:
           case 0x3e: {
-            need(3);
+            need(stack, 3);
             const memOffset = stack[stack.length - 1]!;
             const sourceOffset = stack[stack.length - 2]!;
             const length = stack[stack.length - 3]!;
             const source = op === 0x37 ? message.data : op === 0x39 ? code : returnData;
             if (op === 0x3e && sourceOffset + length > BigInt(returnData.length)) throw new Halt(Errors.OUT_OF_GAS);
-            use(3 + mem.expand(memOffset, length) + 3 * Math.ceil(num(length) / 32));
+            gas = charge(gas, 3 + mem.expand(memOffset, length) + 3 * Math.ceil(num(length) / 32));
             stack.length -= 3;
             copyToMemory(memOffset, source, sourceOffset, length);
             break;
@@ -514,23 +514,23 @@ export class Interpreter {
             stack.push(env.gasPrice);
             break;
           case 0x3b: {
-            need(1);
+            need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
             if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
-            use(accessCost(address));
+            gas = charge(gas, accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = BigInt(externalCode(address).length);
             break;
           }
           case 0x3c: {
-            need(4);
+            need(stack, 4);
             const address = stack[stack.length - 1]! & ADDR;
             const memOffset = stack[stack.length - 2]!;
             const sourceOffset = stack[stack.length - 3]!;
             const length = stack[stack.length - 4]!;
             if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
             const memGas = mem.expand(memOffset, length);
-            use(memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
+            gas = charge(gas, memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
             touches?.account(address);
             stack.length -= 4;
             copyToMemory(memOffset, length === 0n ? EMPTY : externalCode(address), sourceOffset, length);
@@ -540,10 +540,10 @@ export class Interpreter {
             stack.push(BigInt(returnData.length));
             break;
           case 0x3f: {
-            need(1);
+            need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
             if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
-            use(accessCost(address));
+            gas = charge(gas, accessCost(address));
             touches?.account(address);
             const account = world.get(address);
             if (world.isEmpty(account)) stack[stack.length - 1] = 0n;
@@ -590,44 +590,44 @@ export class Interpreter {
             stack.pop();
             break;
           case 0x51: {
-            need(1);
+            need(stack, 1);
             const offset = stack[stack.length - 1]!;
-            use(3 + mem.expand(offset, 32n));
+            gas = charge(gas, 3 + mem.expand(offset, 32n));
             stack[stack.length - 1] = mem.loadWord(Number(offset));
             break;
           }
           case 0x52: {
-            need(1);
+            need(stack, 1);
             const offset = stack[stack.length - 1]!;
-            use(3 + mem.expand(offset, 32n));
-            need(2);
+            gas = charge(gas, 3 + mem.expand(offset, 32n));
+            need(stack, 2);
             stack.pop();
             mem.storeWord(Number(offset), stack.pop()!);
             break;
           }
           case 0x53: {
-            need(1);
+            need(stack, 1);
             const offset = stack[stack.length - 1]!;
-            use(3 + mem.expand(offset, 1n));
-            need(2);
+            gas = charge(gas, 3 + mem.expand(offset, 1n));
+            need(stack, 2);
             stack.pop();
             mem.ensure();
             mem.buf[Number(offset)] = Number(stack.pop()! & 0xffn);
             break;
           }
           case 0x54: {
-            need(1);
+            need(stack, 1);
             const slot = stack[stack.length - 1]!;
             const miss = world.storageMiss(self, slot);
             if (miss !== undefined) yield miss;
-            use(world.warmSlot(self, slot) ? 2100 : 100);
+            gas = charge(gas, world.warmSlot(self, slot) ? 2100 : 100);
             touches?.slot(message.address, slot, undefined);
             stack[stack.length - 1] = world.sload(self, slot);
             break;
           }
           case 0x55: {
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(2);
+            need(stack, 2);
             const slot = stack[stack.length - 1]!;
             const value = stack[stack.length - 2]!;
             if (gas <= 2300) throw new Halt(Errors.OUT_OF_GAS);
@@ -651,7 +651,7 @@ export class Interpreter {
               }
               if (original === value) world.refund += original === 0n ? 19900 : 2800;
             }
-            use(cost);
+            gas = charge(gas, cost);
             touches?.slot(message.address, slot, { value, current });
             stack.length -= 2;
             world.sstore(self, slot, value);
@@ -692,20 +692,20 @@ export class Interpreter {
             stack[stack.length - 1] = world.tload(self, stack[stack.length - 1]!);
             break;
           case 0x5d: {
-            use(100);
+            gas = charge(gas, 100);
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(2);
+            need(stack, 2);
             const slot = stack.pop()!;
             world.tstore(self, slot, stack.pop()!);
             break;
           }
           case 0x5e: {
             analysed = true;
-            need(3);
+            need(stack, 3);
             const dst = stack[stack.length - 1]!;
             const src = stack[stack.length - 2]!;
             const length = stack[stack.length - 3]!;
-            use(3 + 3 * Math.ceil(num(length) / 32) + mem.expand(src, length) + mem.expand(dst, length));
+            gas = charge(gas, 3 + 3 * Math.ceil(num(length) / 32) + mem.expand(src, length) + mem.expand(dst, length));
             stack.length -= 3;
             if (length !== 0n) {
               mem.ensure();
@@ -722,12 +722,12 @@ export class Interpreter {
           case 0xa3:
           case 0xa4: {
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(2);
+            need(stack, 2);
             const offset = stack[stack.length - 1]!;
             const length = stack[stack.length - 2]!;
             const topics = op - 0xa0;
-            use(375 + 375 * topics + mem.expand(offset, length) + 8 * num(length));
-            need(2 + topics);
+            gas = charge(gas, 375 + 375 * topics + mem.expand(offset, length) + 8 * num(length));
+            need(stack, 2 + topics);
             stack.length -= 2;
             const t: bigint[] = [];
             for (let i = 0; i < topics; i++) t.push(stack.pop()!);
@@ -739,13 +739,13 @@ export class Interpreter {
           case 0xf0:
           case 0xf5: {
             const isCreate2 = op === 0xf5;
-            need(isCreate2 ? 4 : 3);
+            need(stack, isCreate2 ? 4 : 3);
             if (isStatic) throw new Halt(Errors.STATIC);
             const value = stack[stack.length - 1]!;
             const offset = stack[stack.length - 2]!;
             const length = stack[stack.length - 3]!;
             const words = Math.ceil(num(length) / 32);
-            use(32000 + mem.expand(offset, length) + 2 * words + (isCreate2 ? 6 * words : 0));
+            gas = charge(gas, 32000 + mem.expand(offset, length) + 2 * words + (isCreate2 ? 6 * words : 0));
             const childGas = gas - Math.floor(gas / 64);
             if (stepHooks !== undefined) reportStep(childGas);
             stack.length -= 3;
@@ -771,7 +771,7 @@ export class Interpreter {
                 depth: message.depth + 1,
                 reason: message.depth >= DEPTH_LIMIT ? 'callDepthExceeded' : self.balance < value ? 'insufficientBalance' : 'nonceOverflow',
               });
-              push(0n);
+              push(stack, 0n);
               break;
             }
             const address = seen ?? newAddress();
@@ -793,7 +793,7 @@ export class Interpreter {
             });
             gas += result.gasLeft;
             returnData = result.error === Errors.REVERT ? result.output : EMPTY;
-            push(result.error === undefined ? address : 0n);
+            push(stack, result.error === undefined ? address : 0n);
             break;
           }
           case 0xf1:
@@ -801,7 +801,7 @@ export class Interpreter {
           case 0xf4:
           case 0xfa: {
             const hasValue = op === 0xf1 || op === 0xf2;
-            need(hasValue ? 7 : 6);
+            need(stack, hasValue ? 7 : 6);
             const top = stack.length - 1;
             const gasArg = stack[top]!;
             const to = stack[top - 1]! & ADDR;
@@ -820,7 +820,7 @@ export class Interpreter {
             if (value !== 0n) cost += 9000;
             if (op === 0xf1 && value !== 0n && world.isEmpty(world.get(to))) cost += 25000;
             if (!env.precompiles.has(to) && isDelegation(world.code(world.get(to)))) throw new Unsupported('EIP-7702 delegated code');
-            use(cost);
+            gas = charge(gas, cost);
             touches?.account(to);
             const allowed = gas - Math.floor(gas / 64);
             let childGas = gasArg < BigInt(allowed) ? Number(gasArg) : allowed;
@@ -848,7 +848,7 @@ export class Interpreter {
                 depth: message.depth + 1,
                 reason: message.depth >= DEPTH_LIMIT ? 'callDepthExceeded' : 'insufficientBalance',
               });
-              push(0n);
+              push(stack, 0n);
               break;
             }
             const result = yield* this.execute({
@@ -872,27 +872,27 @@ export class Interpreter {
               mem.buf.set(returnData.subarray(0, n), Number(outOffset));
               if (stepHooks !== undefined) storeEnd = Math.max(storeEnd, Math.ceil((Number(outOffset) + n) / 32) * 32);
             }
-            push(result.error === undefined ? 1n : 0n);
+            push(stack, result.error === undefined ? 1n : 0n);
             break;
           }
           case 0xf3:
           case 0xfd: {
-            need(2);
+            need(stack, 2);
             const offset = stack[stack.length - 1]!;
             const length = stack[stack.length - 2]!;
-            use(mem.expand(offset, length));
+            gas = charge(gas, mem.expand(offset, length));
             const output = mem.read(Number(offset & 0xffffffffn), Number(length & 0xffffffffn));
             throw new Halt(op === 0xf3 ? undefined : Errors.REVERT, output);
           }
           case 0xff: {
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(1);
+            need(stack, 1);
             const beneficiary = stack[stack.length - 1]! & ADDR;
             const balance = self.balance;
             let cost = 5000;
             if (balance > 0n && world.isEmpty(world.get(beneficiary))) cost += 25000;
             if (world.warmAddress(beneficiary)) cost += 2600;
-            use(cost);
+            gas = charge(gas, cost);
             touches?.account(beneficiary);
             hooks?.selfDestruct?.(message.address, beneficiary, balance);
             stack.pop();
@@ -922,7 +922,7 @@ export class Interpreter {
       if (stepPc >= 0 && code[stepPc] === 0xfd && error.error === Errors.STACK_UNDERFLOW) stepPc = -1;
       if (stepPc >= 0) {
         const exceptional = error.error !== undefined && error.error !== Errors.REVERT;
-        reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, failedUse) : stepGas - gas);
+        reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, error.failedCharge) : stepGas - gas);
       }
       stepHooks?.codeEnd(gas, stack, mem.buf);
       if (error.error === undefined || error.error === Errors.REVERT) return { error: error.error, gasLeft: gas, output: error.output };
