@@ -21,6 +21,7 @@ export { Errors, addressBytes };
 export type { ExecutionEnv, FrameHooks, HaltFacts, Message, MessageKind, MessageResult, NotStartedCall, StepHooks, SyncPrecompile, TouchHooks } from './message.js';
 
 const ADDR = (1n << 160n) - 1n;
+const TWO256 = 1n << 256n;
 const TWO64M1 = (1n << 64n) - 1n;
 const EMPTY = new Uint8Array(0);
 const MAX_CODE = 24576;
@@ -323,17 +324,22 @@ export class Interpreter {
             throw new Halt(undefined);
           case 0x01: {
             const a = stack.pop()!;
-            stack[stack.length - 1] = (a + stack[stack.length - 1]!) & M256;
+            // Reduced only when past 2^256 (a comparison does not allocate; a mask would). Written out here,
+            // not as helpers: the helpers used the inlining budget that keccak256Word needs.
+            const sum = a + stack[stack.length - 1]!;
+            stack[stack.length - 1] = sum > M256 ? sum - TWO256 : sum;
             break;
           }
           case 0x02: {
             const a = stack.pop()!;
-            stack[stack.length - 1] = (a * stack[stack.length - 1]!) & M256;
+            const product = a * stack[stack.length - 1]!;
+            stack[stack.length - 1] = product > M256 ? product & M256 : product;
             break;
           }
           case 0x03: {
             const a = stack.pop()!;
-            stack[stack.length - 1] = (a - stack[stack.length - 1]!) & M256;
+            const difference = a - stack[stack.length - 1]!;
+            stack[stack.length - 1] = difference < 0n ? difference + TWO256 : difference;
             break;
           }
           case 0x04: {
