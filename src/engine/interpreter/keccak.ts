@@ -19,6 +19,12 @@ const digest = new DataView(heap.buffer, KECCAK_LAYOUT.state, 32);
 const INPUT = KECCAK_LAYOUT.input;
 const CHUNK_BLOCKS = KECCAK_LAYOUT.inputBlocks;
 
+/**
+ * The input block is zero from here to its last byte (which each hash sets): only the bytes the
+ * last hash wrote need clearing, not the whole block (the same short length hashed again clears none).
+ */
+let dirtyEnd = 0;
+
 /** Absorbs bytes[start, start+length) with keccak's padding; the digest is then heap[0..32). */
 function hashInto(exports: KeccakExports, bytes: Uint8Array, start: number, length: number): void {
   let offset = start;
@@ -28,6 +34,7 @@ function hashInto(exports: KeccakExports, bytes: Uint8Array, start: number, leng
     const blocks = Math.min(Math.floor(remaining / KECCAK_RATE), CHUNK_BLOCKS);
     const size = blocks * KECCAK_RATE;
     heap.set(bytes.subarray(offset, offset + size), INPUT);
+    dirtyEnd = KECCAK_RATE - 1;
     exports.absorb(INPUT, blocks, fresh);
     fresh = 0;
     offset += size;
@@ -39,9 +46,10 @@ function hashInto(exports: KeccakExports, bytes: Uint8Array, start: number, leng
   } else {
     heap.set(bytes.subarray(offset, offset + remaining), INPUT);
   }
-  heap.fill(0, INPUT + remaining, INPUT + KECCAK_RATE);
+  if (dirtyEnd > remaining + 1) heap.fill(0, INPUT + remaining + 1, INPUT + dirtyEnd);
+  dirtyEnd = Math.min(remaining + 1, KECCAK_RATE - 1);
   heap[INPUT + remaining] = 0x01;
-  heap[INPUT + KECCAK_RATE - 1]! |= 0x80;
+  heap[INPUT + KECCAK_RATE - 1] = remaining === KECCAK_RATE - 1 ? 0x81 : 0x80;
   exports.absorb(INPUT, 1, fresh);
 }
 
