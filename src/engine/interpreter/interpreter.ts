@@ -12,7 +12,7 @@ import { haltingStepCost } from './haltingStepCost.js';
 import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
-import { PLAIN_FEE, STACK_IN, STACK_ROOM } from './plainOpcodes.js';
+import { PLAIN } from './plainOpcodes.js';
 import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
 import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned } from './words.js';
 import { type Account, type StateMiss, Unsupported, type WorldState } from './worldState.js';
@@ -286,17 +286,18 @@ export class Interpreter {
           stepGas = gas;
           stepStack = stack.slice();
         }
-        // The checks of the plain opcodes (plainOpcodes.ts), once from tables rather than in each case.
-        const fee = PLAIN_FEE[op]!;
-        if (fee !== 0) {
-          if (fee > gas || stack.length < STACK_IN[op]!) {
+        // The checks of the plain opcodes (plainOpcodes.ts), once from one packed table rather than in each case.
+        const plain = PLAIN[op]!;
+        if (plain !== 0) {
+          const fee = plain & 0xff;
+          if (fee > gas || stack.length < ((plain >> 8) & 0xff)) {
             // ethereumjs analyses the jumps before it charges a JUMP or JUMPI (see `analysed`).
             if (op === 0x56 || op === 0x57) analysed = true;
             if (fee > gas) throw new Halt(Errors.OUT_OF_GAS, EMPTY, fee);
             throw new Halt(Errors.STACK_UNDERFLOW);
           }
           gas -= fee;
-          if (stack.length > STACK_ROOM[op]!) throw new Halt(Errors.STACK_OVERFLOW);
+          if (stack.length > plain >> 16) throw new Halt(Errors.STACK_OVERFLOW);
         }
         // PUSH1..PUSH32 first: the most frequent opcodes.
         if (op >= 0x60 && op <= 0x7f) {

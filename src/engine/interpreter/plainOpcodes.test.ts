@@ -2,7 +2,7 @@
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { getOpcodesForHF, paramsEVM } from '@ethereumjs/evm';
 import { describe, expect, it } from 'vitest';
-import { PLAIN_FEE, STACK_IN, STACK_ROOM } from './plainOpcodes.js';
+import { PLAIN, PLAIN_FEE, STACK_IN, STACK_ROOM } from './plainOpcodes.js';
 
 describe('plainOpcodes', () => {
   for (const hardfork of [Hardfork.Cancun, Hardfork.Prague]) {
@@ -34,6 +34,14 @@ describe('plainOpcodes', () => {
     expect(row(0x9f)).toEqual([3, 17, 1024]); // SWAP16
     expect(row(0x57)).toEqual([10, 2, 1024]); // JUMPI
     expect(row(0x5b)).toEqual([1, 0, 1024]); // JUMPDEST
+  });
+
+  it('behavior: the packed table holds the three (0 for an opcode that is not plain)', () => {
+    for (let op = 0; op < 256; op++) {
+      const packed = PLAIN[op]!;
+      if (PLAIN_FEE[op] === 0) expect(packed, op.toString(16)).toBe(0);
+      else expect([packed & 0xff, (packed >> 8) & 0xff, packed >> 16], op.toString(16)).toEqual([PLAIN_FEE[op], STACK_IN[op], STACK_ROOM[op]]);
+    }
   });
 
   it('behavior: opcodes that check anything else first are not plain', () => {

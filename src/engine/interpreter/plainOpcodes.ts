@@ -49,10 +49,14 @@ export const STACK_IN = new Uint8Array(256);
 /** The stack height above which a plain opcode overflows (the limit, less one for an opcode that pushes). */
 export const STACK_ROOM = new Uint16Array(256).fill(STACK_LIMIT);
 
+/** The three packed, for one load in the loop: fee | taken << 8 | room << 16 (0 for other opcodes). */
+export const PLAIN = new Uint32Array(256);
+
 function plain(op: number, fee: number, taken: number, pushed: 0 | 1): void {
   PLAIN_FEE[op] = fee;
   STACK_IN[op] = taken;
   STACK_ROOM[op] = STACK_LIMIT - pushed;
+  PLAIN[op] = fee | (taken << 8) | ((STACK_LIMIT - pushed) << 16);
 }
 
 for (const [first, last, fee, taken, pushed] of ROWS) for (let op = first; op <= last; op++) plain(op, fee, taken, pushed);
