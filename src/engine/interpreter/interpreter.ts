@@ -224,7 +224,6 @@ export class Interpreter {
     let gas = message.gas;
     let pc = 0;
     const codeLength = code.length;
-    const codeLengthWord = BigInt(codeLength);
     const isStatic = message.isStatic;
     const hooks = this.hooks;
     const touches = hooks?.touches;
@@ -464,11 +463,14 @@ export class Interpreter {
             need(stack, 2);
             const offset = stack[stack.length - 1]!;
             const length = stack[stack.length - 2]!;
-            gas = charge(gas, 30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
+            // As doubles, converted once (see Memory.expandAt).
+            const at = Number(offset);
+            const size = Number(length);
+            gas = charge(gas, 30 + mem.expandAt(at, size) + 6 * Math.ceil(Math.min(size, 0xffffffff) / 32));
             stack.pop();
             mem.ensure();
             // Paid for: below 4 GiB, or a length of 0 (then nothing is read).
-            stack[stack.length - 1] = keccak256Word(mem.buf, length === 0n ? 0 : Number(offset), Number(length));
+            stack[stack.length - 1] = keccak256Word(mem.buf, size === 0 ? 0 : at, size);
             break;
           }
           case 0x30:
@@ -598,28 +600,28 @@ export class Interpreter {
             break;
           case 0x51: {
             need(stack, 1);
-            const offset = stack[stack.length - 1]!;
-            gas = charge(gas, 3 + mem.expand(offset, 32n));
-            stack[stack.length - 1] = mem.loadWord(Number(offset));
+            const at = Number(stack[stack.length - 1]!);
+            gas = charge(gas, 3 + mem.expandAt(at, 32));
+            stack[stack.length - 1] = mem.loadWord(at);
             break;
           }
           case 0x52: {
             need(stack, 1);
-            const offset = stack[stack.length - 1]!;
-            gas = charge(gas, 3 + mem.expand(offset, 32n));
+            const at = Number(stack[stack.length - 1]!);
+            gas = charge(gas, 3 + mem.expandAt(at, 32));
             need(stack, 2);
             stack.pop();
-            mem.storeWord(Number(offset), stack.pop()!);
+            mem.storeWord(at, stack.pop()!);
             break;
           }
           case 0x53: {
             need(stack, 1);
-            const offset = stack[stack.length - 1]!;
-            gas = charge(gas, 3 + mem.expand(offset, 1n));
+            const at = Number(stack[stack.length - 1]!);
+            gas = charge(gas, 3 + mem.expandAt(at, 1));
             need(stack, 2);
             stack.pop();
             mem.ensure();
-            mem.buf[Number(offset)] = Number(stack.pop()! & 0xffn);
+            mem.buf[at] = Number(stack.pop()! & 0xffn);
             break;
           }
           case 0x54: {
@@ -667,9 +669,10 @@ export class Interpreter {
           case 0x56: {
             analysed = true;
             if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
-            const dest = stack.pop()!;
-            if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
-            pc = Number(dest);
+            // A double: exact below 2^53, and a word past the code stays past it.
+            const dest = Number(stack.pop()!);
+            if (dest >= codeLength || dests[dest] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+            pc = dest;
             continue;
           }
           case 0x57: {
@@ -678,8 +681,9 @@ export class Interpreter {
             const dest = stack.pop()!;
             const cond = stack.pop()!;
             if (cond !== 0n) {
-              if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
-              pc = Number(dest);
+              const target = Number(dest);
+              if (target >= codeLength || dests[target] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+              pc = target;
               continue;
             }
             break;
