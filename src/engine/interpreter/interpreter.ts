@@ -218,6 +218,11 @@ export class Interpreter {
     const env = this.env;
     const self = world.get(message.address);
     const dests = jumpDests(code);
+    // Tables and constants of the hot cases in locals: a module binding is a context load at each use
+    // (and an imported one is also checked for its temporal dead zone).
+    const plainTable = PLAIN;
+    const m256 = M256;
+    const two256 = TWO256;
     const stack: bigint[] = [];
     const mem = new Memory();
     let returnData: Uint8Array = EMPTY;
@@ -286,7 +291,7 @@ export class Interpreter {
           stepStack = stack.slice();
         }
         // The checks of the plain opcodes (plainOpcodes.ts), once from one packed table rather than in each case.
-        const plain = PLAIN[op]!;
+        const plain = plainTable[op]!;
         if (plain !== 0) {
           const fee = plain & 0xff;
           if (fee > gas || stack.length < ((plain >> 8) & 0xff)) {
@@ -327,19 +332,19 @@ export class Interpreter {
             // Reduced only when past 2^256 (a comparison does not allocate; a mask would). Written out here,
             // not as helpers: the helpers used the inlining budget that keccak256Word needs.
             const sum = a + stack[stack.length - 1]!;
-            stack[stack.length - 1] = sum > M256 ? sum - TWO256 : sum;
+            stack[stack.length - 1] = sum > m256 ? sum - two256 : sum;
             break;
           }
           case 0x02: {
             const a = stack.pop()!;
             const product = a * stack[stack.length - 1]!;
-            stack[stack.length - 1] = product > M256 ? product & M256 : product;
+            stack[stack.length - 1] = product > m256 ? product & m256 : product;
             break;
           }
           case 0x03: {
             const a = stack.pop()!;
             const difference = a - stack[stack.length - 1]!;
-            stack[stack.length - 1] = difference < 0n ? difference + TWO256 : difference;
+            stack[stack.length - 1] = difference < 0n ? difference + two256 : difference;
             break;
           }
           case 0x04: {
