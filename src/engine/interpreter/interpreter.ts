@@ -475,7 +475,7 @@ export class Interpreter {
             stack.pop();
             mem.ensure();
             // Paid for: below 4 GiB, or a length of 0 (then nothing is read).
-            stack[stack.length - 1] = keccak256Word(mem.buf, size === 0 ? 0 : at, size);
+            stack[stack.length - 1] = keccak256Word(mem.buf, size === 0 ? 0 : at, size, mem.data);
             break;
           }
           case 0x30:

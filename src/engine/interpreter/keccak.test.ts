@@ -70,6 +70,17 @@ describe('keccak256', () => {
     }
   });
 
+  it('args: keccak256Word with a DataView over the bytes gives the same hash at every offset and short length', () => {
+    const memory = bytes(300, 9);
+    const view = new DataView(memory.buffer);
+    for (let start = 0; start < 8; start++) {
+      for (const length of [0, 1, 3, 4, 5, 31, 32, 33, 63, 64, 65, 135, 136, 137, 200]) {
+        const expected = hex(keccak_256(memory.subarray(start, start + length)));
+        expect(keccak256Word(memory, start, length, view).toString(16).padStart(64, '0'), `${start}+${length}`).toBe(expected);
+      }
+    }
+  });
+
   it('behavior: a returned hash is a copy the next hash does not overwrite', () => {
     const first = keccak256(bytes(32, 1));
     const copy = hex(first);

@@ -11,7 +11,7 @@ function memCost(words: number): number {
 export class Memory {
   buf = new Uint8Array(0);
   /** A DataView over `buf`, replaced with it. */
-  private data = new DataView(this.buf.buffer);
+  data = new DataView(this.buf.buffer);
   words = 0;
 
   /** Gas to grow to cover [offset, offset+length), updating `words`; Infinity past 4 GiB. */
