@@ -12,6 +12,7 @@ import { haltingStepCost } from './haltingStepCost.js';
 import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
+import { PLAIN } from './plainOpcodes.js';
 import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
 import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned } from './words.js';
 import { type Account, type StateMiss, Unsupported, type WorldState } from './worldState.js';
@@ -20,6 +21,7 @@ export { Errors, addressBytes };
 export type { ExecutionEnv, FrameHooks, HaltFacts, Message, MessageKind, MessageResult, NotStartedCall, StepHooks, SyncPrecompile, TouchHooks } from './message.js';
 
 const ADDR = (1n << 160n) - 1n;
+const TWO256 = 1n << 256n;
 const TWO64M1 = (1n << 64n) - 1n;
 const EMPTY = new Uint8Array(0);
 const MAX_CODE = 24576;
@@ -39,7 +41,27 @@ class Halt {
   constructor(
     readonly error: string | undefined,
     readonly output: Uint8Array = EMPTY,
+    /** For an out-of-gas halt, the charge that did not fit (the halting step's cost). */
+    readonly failedCharge = 0,
   ) {}
+}
+
+// The loop's checks as module functions, not closures over its locals: V8 inlines these into the
+// generator, and did not inline its closures (each check was a call).
+
+/** `gas` less `amount`, or an out-of-gas halt. */
+function charge(gas: number, amount: number): number {
+  if (amount > gas) throw new Halt(Errors.OUT_OF_GAS, EMPTY, amount);
+  return gas - amount;
+}
+
+function need(stack: bigint[], n: number): void {
+  if (stack.length < n) throw new Halt(Errors.STACK_UNDERFLOW);
+}
+
+function push(stack: bigint[], value: bigint): void {
+  if (stack.length >= STACK_LIMIT) throw new Halt(Errors.STACK_OVERFLOW);
+  stack.push(value);
 }
 
 export interface InterpreterOptions {
@@ -196,13 +218,17 @@ export class Interpreter {
     const env = this.env;
     const self = world.get(message.address);
     const dests = jumpDests(code);
+    // Tables and constants of the hot cases in locals: a module binding is a context load at each use
+    // (and an imported one is also checked for its temporal dead zone).
+    const plainTable = PLAIN;
+    const m256 = M256;
+    const two256 = TWO256;
     const stack: bigint[] = [];
     const mem = new Memory();
     let returnData: Uint8Array = EMPTY;
     let gas = message.gas;
     let pc = 0;
     const codeLength = code.length;
-    const codeLengthWord = BigInt(codeLength);
     const isStatic = message.isStatic;
     const hooks = this.hooks;
     const touches = hooks?.touches;
@@ -221,8 +247,6 @@ export class Interpreter {
     let stepMemory: Uint8Array | undefined;
     let stepWords = 0;
     let storeEnd = 0;
-    // The charge that did not fit (a failed `use`), for the halting step's cost.
-    let failedUse = 0;
     const reportStep = (childGas?: number, cost = stepGas - gas): void => {
       const at = stepPc;
       stepPc = -1;
@@ -235,20 +259,6 @@ export class Interpreter {
       return out;
     };
 
-    const need = (n: number): void => {
-      if (stack.length < n) throw new Halt(Errors.STACK_UNDERFLOW);
-    };
-    const use = (amount: number): void => {
-      if (amount > gas) {
-        failedUse = amount;
-        throw new Halt(Errors.OUT_OF_GAS);
-      }
-      gas -= amount;
-    };
-    const push = (value: bigint): void => {
-      if (stack.length >= STACK_LIMIT) throw new Halt(Errors.STACK_OVERFLOW);
-      stack.push(value);
-    };
     const num = (value: bigint): number => (value > 0xffffffffn ? 0xffffffff : Number(value));
     const accessCost = (address: bigint): number => (world.warmAddress(address) ? 2600 : 100);
     const copyToMemory = (memOffset: bigint, source: Uint8Array, sourceOffset: bigint, length: bigint): void => {
@@ -280,26 +290,33 @@ export class Interpreter {
           stepGas = gas;
           stepStack = stack.slice();
         }
+        // The checks of the plain opcodes (plainOpcodes.ts), once from one packed table rather than in each case.
+        const plain = plainTable[op]!;
+        if (plain !== 0) {
+          const fee = plain & 0xff;
+          if (fee > gas || stack.length < ((plain >> 8) & 0xff)) {
+            // ethereumjs analyses the jumps before it charges a JUMP or JUMPI (see `analysed`).
+            if (op === 0x56 || op === 0x57) analysed = true;
+            if (fee > gas) throw new Halt(Errors.OUT_OF_GAS, EMPTY, fee);
+            throw new Halt(Errors.STACK_UNDERFLOW);
+          }
+          gas -= fee;
+          if (stack.length > plain >> 16) throw new Halt(Errors.STACK_OVERFLOW);
+        }
         // PUSH1..PUSH32 first: the most frequent opcodes.
         if (op >= 0x60 && op <= 0x7f) {
-          use(3);
           const n = op - 0x5f;
-          push(n <= 6 && pc + n < codeLength ? bytesToSmall(code, pc + 1, n) : bytesToWord(code, pc + 1, n));
+          stack.push(n <= 6 && pc + n < codeLength ? bytesToSmall(code, pc + 1, n) : bytesToWord(code, pc + 1, n));
           pc += n + 1;
           continue;
         }
         if (op >= 0x80 && op <= 0x8f) {
-          use(3);
-          const n = op - 0x7f;
-          need(n);
-          push(stack[stack.length - n]!);
+          stack.push(stack[stack.length - (op - 0x7f)]!);
           pc++;
           continue;
         }
         if (op >= 0x90 && op <= 0x9f) {
-          use(3);
           const n = op - 0x8f;
-          need(n + 1);
           const top = stack.length - 1;
           const tmp = stack[top]!;
           stack[top] = stack[top - n]!;
@@ -311,61 +328,50 @@ export class Interpreter {
           case 0x00:
             throw new Halt(undefined);
           case 0x01: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
-            stack[stack.length - 1] = (a + stack[stack.length - 1]!) & M256;
+            // Reduced only when past 2^256 (a comparison does not allocate; a mask would). Written out here,
+            // not as helpers: the helpers used the inlining budget that keccak256Word needs.
+            const sum = a + stack[stack.length - 1]!;
+            stack[stack.length - 1] = sum > m256 ? sum - two256 : sum;
             break;
           }
           case 0x02: {
-            use(5);
-            need(2);
             const a = stack.pop()!;
-            stack[stack.length - 1] = (a * stack[stack.length - 1]!) & M256;
+            const product = a * stack[stack.length - 1]!;
+            stack[stack.length - 1] = product > m256 ? product & m256 : product;
             break;
           }
           case 0x03: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
-            stack[stack.length - 1] = (a - stack[stack.length - 1]!) & M256;
+            const difference = a - stack[stack.length - 1]!;
+            stack[stack.length - 1] = difference < 0n ? difference + two256 : difference;
             break;
           }
           case 0x04: {
-            use(5);
-            need(2);
             const a = stack.pop()!;
             const b = stack[stack.length - 1]!;
             stack[stack.length - 1] = b === 0n ? 0n : a / b;
             break;
           }
           case 0x05: {
-            use(5);
-            need(2);
             const a = toSigned(stack.pop()!);
             const b = toSigned(stack[stack.length - 1]!);
             stack[stack.length - 1] = b === 0n ? 0n : (a / b) & M256;
             break;
           }
           case 0x06: {
-            use(5);
-            need(2);
             const a = stack.pop()!;
             const b = stack[stack.length - 1]!;
             stack[stack.length - 1] = b === 0n ? 0n : a % b;
             break;
           }
           case 0x07: {
-            use(5);
-            need(2);
             const a = toSigned(stack.pop()!);
             const b = toSigned(stack[stack.length - 1]!);
             stack[stack.length - 1] = b === 0n ? 0n : (a % b) & M256;
             break;
           }
           case 0x08: {
-            use(8);
-            need(3);
             const a = stack.pop()!;
             const b = stack.pop()!;
             const n = stack[stack.length - 1]!;
@@ -373,8 +379,6 @@ export class Interpreter {
             break;
           }
           case 0x09: {
-            use(8);
-            need(3);
             const a = stack.pop()!;
             const b = stack.pop()!;
             const n = stack[stack.length - 1]!;
@@ -382,16 +386,14 @@ export class Interpreter {
             break;
           }
           case 0x0a: {
-            need(2);
+            need(stack, 2);
             const e = stack[stack.length - 2]!;
-            use(10 + (e === 0n ? 0 : 50 * Math.ceil(e.toString(2).length / 8)));
+            gas = charge(gas, 10 + (e === 0n ? 0 : 50 * Math.ceil(e.toString(2).length / 8)));
             const base = stack.pop()!;
             stack[stack.length - 1] = exp(base, e);
             break;
           }
           case 0x0b: {
-            use(5);
-            need(2);
             const k = stack.pop()!;
             const x = stack[stack.length - 1]!;
             if (k < 31n) {
@@ -406,8 +408,6 @@ export class Interpreter {
           case 0x12:
           case 0x13:
           case 0x14: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             const b = stack[stack.length - 1]!;
             let r: boolean;
@@ -420,169 +420,144 @@ export class Interpreter {
             break;
           }
           case 0x15:
-            use(3);
-            need(1);
             stack[stack.length - 1] = stack[stack.length - 1] === 0n ? 1n : 0n;
             break;
           case 0x16: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = a & stack[stack.length - 1]!;
             break;
           }
           case 0x17: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = a | stack[stack.length - 1]!;
             break;
           }
           case 0x18: {
-            use(3);
-            need(2);
             const a = stack.pop()!;
             stack[stack.length - 1] = a ^ stack[stack.length - 1]!;
             break;
           }
           case 0x19:
-            use(3);
-            need(1);
             stack[stack.length - 1] = M256 ^ stack[stack.length - 1]!;
             break;
           case 0x1a: {
-            use(3);
-            need(2);
             const i = stack.pop()!;
             const x = stack[stack.length - 1]!;
             stack[stack.length - 1] = i < 32n ? (x >> (248n - i * 8n)) & 0xffn : 0n;
             break;
           }
           case 0x1b: {
-            use(3);
-            need(2);
             const s = stack.pop()!;
             const x = stack[stack.length - 1]!;
             stack[stack.length - 1] = s >= 256n ? 0n : (x << s) & M256;
             break;
           }
           case 0x1c: {
-            use(3);
-            need(2);
             const s = stack.pop()!;
             const x = stack[stack.length - 1]!;
             stack[stack.length - 1] = s >= 256n ? 0n : x >> s;
             break;
           }
           case 0x1d: {
-            use(3);
-            need(2);
             const s = stack.pop()!;
             const x = toSigned(stack[stack.length - 1]!);
             stack[stack.length - 1] = s >= 256n ? (x < 0n ? M256 : 0n) : (x >> s) & M256;
             break;
           }
           case 0x20: {
-            need(2);
+            need(stack, 2);
             const offset = stack[stack.length - 1]!;
             const length = stack[stack.length - 2]!;
-            use(30 + mem.expand(offset, length) + 6 * Math.ceil(num(length) / 32));
+            // As doubles, converted once (see Memory.expandAt).
+            const at = Number(offset);
+            const size = Number(length);
+            gas = charge(gas, 30 + mem.expandAt(at, size) + 6 * Math.ceil(Math.min(size, 0xffffffff) / 32));
             stack.pop();
             mem.ensure();
             // Paid for: below 4 GiB, or a length of 0 (then nothing is read).
-            stack[stack.length - 1] = keccak256Word(mem.buf, length === 0n ? 0 : Number(offset), Number(length));
+            stack[stack.length - 1] = keccak256Word(mem.buf, size === 0 ? 0 : at, size, mem.data);
             break;
           }
           case 0x30:
-            use(2);
-            push(message.address);
+            stack.push(message.address);
             break;
           case 0x31: {
-            need(1);
+            need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
             if (world.accountMiss(address, false) !== undefined) yield* this.loadAccount(address, false);
-            use(accessCost(address));
+            gas = charge(gas, accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = world.get(address).balance;
             break;
           }
           case 0x32:
-            use(2);
-            push(env.origin);
+            stack.push(env.origin);
             break;
           case 0x33:
-            use(2);
-            push(message.caller);
+            stack.push(message.caller);
             break;
           case 0x34:
-            use(2);
-            push(message.value);
+            stack.push(message.value);
             break;
           case 0x35: {
-            use(3);
-            need(1);
             const i = stack[stack.length - 1]!;
             stack[stack.length - 1] = i >= BigInt(message.data.length) ? 0n : bytesToWord(message.data, Number(i), 32);
             break;
           }
           case 0x36:
-            use(2);
-            push(BigInt(message.data.length));
+            stack.push(BigInt(message.data.length));
             break;
           case 0x37:
           case 0x39:
           case 0x3e: {
-            need(3);
+            need(stack, 3);
             const memOffset = stack[stack.length - 1]!;
             const sourceOffset = stack[stack.length - 2]!;
             const length = stack[stack.length - 3]!;
             const source = op === 0x37 ? message.data : op === 0x39 ? code : returnData;
             if (op === 0x3e && sourceOffset + length > BigInt(returnData.length)) throw new Halt(Errors.OUT_OF_GAS);
-            use(3 + mem.expand(memOffset, length) + 3 * Math.ceil(num(length) / 32));
+            gas = charge(gas, 3 + mem.expand(memOffset, length) + 3 * Math.ceil(num(length) / 32));
             stack.length -= 3;
             copyToMemory(memOffset, source, sourceOffset, length);
             break;
           }
           case 0x38:
-            use(2);
-            push(BigInt(codeLength));
+            stack.push(BigInt(codeLength));
             break;
           case 0x3a:
-            use(2);
-            push(env.gasPrice);
+            stack.push(env.gasPrice);
             break;
           case 0x3b: {
-            need(1);
+            need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
             if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
-            use(accessCost(address));
+            gas = charge(gas, accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = BigInt(externalCode(address).length);
             break;
           }
           case 0x3c: {
-            need(4);
+            need(stack, 4);
             const address = stack[stack.length - 1]! & ADDR;
             const memOffset = stack[stack.length - 2]!;
             const sourceOffset = stack[stack.length - 3]!;
             const length = stack[stack.length - 4]!;
             if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
             const memGas = mem.expand(memOffset, length);
-            use(memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
+            gas = charge(gas, memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
             touches?.account(address);
             stack.length -= 4;
             copyToMemory(memOffset, length === 0n ? EMPTY : externalCode(address), sourceOffset, length);
             break;
           }
           case 0x3d:
-            use(2);
-            push(BigInt(returnData.length));
+            stack.push(BigInt(returnData.length));
             break;
           case 0x3f: {
-            need(1);
+            need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
             if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
-            use(accessCost(address));
+            gas = charge(gas, accessCost(address));
             touches?.account(address);
             const account = world.get(address);
             if (world.isEmpty(account)) stack[stack.length - 1] = 0n;
@@ -595,91 +570,78 @@ export class Interpreter {
           case 0x40:
             throw new Unsupported('BLOCKHASH');
           case 0x41:
-            use(2);
-            push(env.coinbase);
+            stack.push(env.coinbase);
             break;
           case 0x42:
-            use(2);
-            push(env.timestamp);
+            stack.push(env.timestamp);
             break;
           case 0x43:
-            use(2);
-            push(env.number);
+            stack.push(env.number);
             break;
           case 0x44:
-            use(2);
-            push(env.prevRandao);
+            stack.push(env.prevRandao);
             break;
           case 0x45:
-            use(2);
-            push(env.gasLimit);
+            stack.push(env.gasLimit);
             break;
           case 0x46:
-            use(2);
-            push(env.chainId);
+            stack.push(env.chainId);
             break;
           case 0x47:
-            use(5);
-            push(self.balance);
+            stack.push(self.balance);
             break;
           case 0x48:
-            use(2);
-            push(env.baseFee);
+            stack.push(env.baseFee);
             break;
           case 0x49:
             // BLOBHASH: calls carry no blobs.
-            use(3);
-            need(1);
             stack[stack.length - 1] = 0n;
             break;
           case 0x4a:
-            use(2);
-            push(env.blobBaseFee);
+            stack.push(env.blobBaseFee);
             break;
           case 0x50:
-            use(2);
-            need(1);
             stack.pop();
             break;
           case 0x51: {
-            need(1);
-            const offset = stack[stack.length - 1]!;
-            use(3 + mem.expand(offset, 32n));
-            stack[stack.length - 1] = mem.loadWord(Number(offset));
+            need(stack, 1);
+            const at = Number(stack[stack.length - 1]!);
+            gas = charge(gas, 3 + mem.expandAt(at, 32));
+            stack[stack.length - 1] = mem.loadWord(at);
             break;
           }
           case 0x52: {
-            need(1);
-            const offset = stack[stack.length - 1]!;
-            use(3 + mem.expand(offset, 32n));
-            need(2);
+            need(stack, 1);
+            const at = Number(stack[stack.length - 1]!);
+            gas = charge(gas, 3 + mem.expandAt(at, 32));
+            need(stack, 2);
             stack.pop();
-            mem.storeWord(Number(offset), stack.pop()!);
+            mem.storeWord(at, stack.pop()!);
             break;
           }
           case 0x53: {
-            need(1);
-            const offset = stack[stack.length - 1]!;
-            use(3 + mem.expand(offset, 1n));
-            need(2);
+            need(stack, 1);
+            const at = Number(stack[stack.length - 1]!);
+            gas = charge(gas, 3 + mem.expandAt(at, 1));
+            need(stack, 2);
             stack.pop();
             mem.ensure();
-            mem.buf[Number(offset)] = Number(stack.pop()! & 0xffn);
+            mem.buf[at] = Number(stack.pop()! & 0xffn);
             break;
           }
           case 0x54: {
-            need(1);
+            need(stack, 1);
             const slot = stack[stack.length - 1]!;
             const miss = world.storageMiss(self, slot);
             if (miss !== undefined) yield miss;
-            use(world.warmSlot(self, slot) ? 2100 : 100);
+            gas = charge(gas, world.warmSlot(self, slot) ? 2100 : 100);
             touches?.slot(message.address, slot, undefined);
             stack[stack.length - 1] = world.sload(self, slot);
             break;
           }
           case 0x55: {
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(2);
+            need(stack, 2);
             const slot = stack[stack.length - 1]!;
             const value = stack[stack.length - 2]!;
             if (gas <= 2300) throw new Halt(Errors.OUT_OF_GAS);
@@ -703,7 +665,7 @@ export class Interpreter {
               }
               if (original === value) world.refund += original === 0n ? 19900 : 2800;
             }
-            use(cost);
+            gas = charge(gas, cost);
             touches?.slot(message.address, slot, { value, current });
             stack.length -= 2;
             world.sstore(self, slot, value);
@@ -711,63 +673,55 @@ export class Interpreter {
           }
           case 0x56: {
             analysed = true;
-            use(8);
-            need(1);
             if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
-            const dest = stack.pop()!;
-            if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
-            pc = Number(dest);
+            // A double: exact below 2^53, and a word past the code stays past it.
+            const dest = Number(stack.pop()!);
+            if (dest >= codeLength || dests[dest] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+            pc = dest;
             continue;
           }
           case 0x57: {
             analysed = true;
-            use(10);
-            need(2);
             if (++this.jumps % CHECK_EVERY_JUMPS === 0) yield* this.checkpoint();
             const dest = stack.pop()!;
             const cond = stack.pop()!;
             if (cond !== 0n) {
-              if (dest >= codeLengthWord || dests[Number(dest)] !== 1) throw new Halt(invalidJump(code, message.address, pc));
-              pc = Number(dest);
+              const target = Number(dest);
+              if (target >= codeLength || dests[target] !== 1) throw new Halt(invalidJump(code, message.address, pc));
+              pc = target;
               continue;
             }
             break;
           }
           case 0x58:
-            use(2);
-            push(BigInt(pc));
+            stack.push(BigInt(pc));
             break;
           case 0x59:
-            use(2);
-            push(BigInt(mem.words * 32));
+            stack.push(BigInt(mem.words * 32));
             break;
           case 0x5a:
-            use(2);
-            push(BigInt(gas));
+            stack.push(BigInt(gas));
             break;
           case 0x5b:
-            use(1);
             break;
           case 0x5c:
-            use(100);
-            need(1);
             stack[stack.length - 1] = world.tload(self, stack[stack.length - 1]!);
             break;
           case 0x5d: {
-            use(100);
+            gas = charge(gas, 100);
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(2);
+            need(stack, 2);
             const slot = stack.pop()!;
             world.tstore(self, slot, stack.pop()!);
             break;
           }
           case 0x5e: {
             analysed = true;
-            need(3);
+            need(stack, 3);
             const dst = stack[stack.length - 1]!;
             const src = stack[stack.length - 2]!;
             const length = stack[stack.length - 3]!;
-            use(3 + 3 * Math.ceil(num(length) / 32) + mem.expand(src, length) + mem.expand(dst, length));
+            gas = charge(gas, 3 + 3 * Math.ceil(num(length) / 32) + mem.expand(src, length) + mem.expand(dst, length));
             stack.length -= 3;
             if (length !== 0n) {
               mem.ensure();
@@ -776,8 +730,7 @@ export class Interpreter {
             break;
           }
           case 0x5f:
-            use(2);
-            push(0n);
+            stack.push(0n);
             break;
           case 0xa0:
           case 0xa1:
@@ -785,12 +738,12 @@ export class Interpreter {
           case 0xa3:
           case 0xa4: {
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(2);
+            need(stack, 2);
             const offset = stack[stack.length - 1]!;
             const length = stack[stack.length - 2]!;
             const topics = op - 0xa0;
-            use(375 + 375 * topics + mem.expand(offset, length) + 8 * num(length));
-            need(2 + topics);
+            gas = charge(gas, 375 + 375 * topics + mem.expand(offset, length) + 8 * num(length));
+            need(stack, 2 + topics);
             stack.length -= 2;
             const t: bigint[] = [];
             for (let i = 0; i < topics; i++) t.push(stack.pop()!);
@@ -802,13 +755,13 @@ export class Interpreter {
           case 0xf0:
           case 0xf5: {
             const isCreate2 = op === 0xf5;
-            need(isCreate2 ? 4 : 3);
+            need(stack, isCreate2 ? 4 : 3);
             if (isStatic) throw new Halt(Errors.STATIC);
             const value = stack[stack.length - 1]!;
             const offset = stack[stack.length - 2]!;
             const length = stack[stack.length - 3]!;
             const words = Math.ceil(num(length) / 32);
-            use(32000 + mem.expand(offset, length) + 2 * words + (isCreate2 ? 6 * words : 0));
+            gas = charge(gas, 32000 + mem.expand(offset, length) + 2 * words + (isCreate2 ? 6 * words : 0));
             const childGas = gas - Math.floor(gas / 64);
             if (stepHooks !== undefined) reportStep(childGas);
             stack.length -= 3;
@@ -834,7 +787,7 @@ export class Interpreter {
                 depth: message.depth + 1,
                 reason: message.depth >= DEPTH_LIMIT ? 'callDepthExceeded' : self.balance < value ? 'insufficientBalance' : 'nonceOverflow',
               });
-              push(0n);
+              push(stack, 0n);
               break;
             }
             const address = seen ?? newAddress();
@@ -856,7 +809,7 @@ export class Interpreter {
             });
             gas += result.gasLeft;
             returnData = result.error === Errors.REVERT ? result.output : EMPTY;
-            push(result.error === undefined ? address : 0n);
+            push(stack, result.error === undefined ? address : 0n);
             break;
           }
           case 0xf1:
@@ -864,7 +817,7 @@ export class Interpreter {
           case 0xf4:
           case 0xfa: {
             const hasValue = op === 0xf1 || op === 0xf2;
-            need(hasValue ? 7 : 6);
+            need(stack, hasValue ? 7 : 6);
             const top = stack.length - 1;
             const gasArg = stack[top]!;
             const to = stack[top - 1]! & ADDR;
@@ -883,7 +836,7 @@ export class Interpreter {
             if (value !== 0n) cost += 9000;
             if (op === 0xf1 && value !== 0n && world.isEmpty(world.get(to))) cost += 25000;
             if (!env.precompiles.has(to) && isDelegation(world.code(world.get(to)))) throw new Unsupported('EIP-7702 delegated code');
-            use(cost);
+            gas = charge(gas, cost);
             touches?.account(to);
             const allowed = gas - Math.floor(gas / 64);
             let childGas = gasArg < BigInt(allowed) ? Number(gasArg) : allowed;
@@ -911,7 +864,7 @@ export class Interpreter {
                 depth: message.depth + 1,
                 reason: message.depth >= DEPTH_LIMIT ? 'callDepthExceeded' : 'insufficientBalance',
               });
-              push(0n);
+              push(stack, 0n);
               break;
             }
             const result = yield* this.execute({
@@ -935,27 +888,27 @@ export class Interpreter {
               mem.buf.set(returnData.subarray(0, n), Number(outOffset));
               if (stepHooks !== undefined) storeEnd = Math.max(storeEnd, Math.ceil((Number(outOffset) + n) / 32) * 32);
             }
-            push(result.error === undefined ? 1n : 0n);
+            push(stack, result.error === undefined ? 1n : 0n);
             break;
           }
           case 0xf3:
           case 0xfd: {
-            need(2);
+            need(stack, 2);
             const offset = stack[stack.length - 1]!;
             const length = stack[stack.length - 2]!;
-            use(mem.expand(offset, length));
+            gas = charge(gas, mem.expand(offset, length));
             const output = mem.read(Number(offset & 0xffffffffn), Number(length & 0xffffffffn));
             throw new Halt(op === 0xf3 ? undefined : Errors.REVERT, output);
           }
           case 0xff: {
             if (isStatic) throw new Halt(Errors.STATIC);
-            need(1);
+            need(stack, 1);
             const beneficiary = stack[stack.length - 1]! & ADDR;
             const balance = self.balance;
             let cost = 5000;
             if (balance > 0n && world.isEmpty(world.get(beneficiary))) cost += 25000;
             if (world.warmAddress(beneficiary)) cost += 2600;
-            use(cost);
+            gas = charge(gas, cost);
             touches?.account(beneficiary);
             hooks?.selfDestruct?.(message.address, beneficiary, balance);
             stack.pop();
@@ -985,7 +938,7 @@ export class Interpreter {
       if (stepPc >= 0 && code[stepPc] === 0xfd && error.error === Errors.STACK_UNDERFLOW) stepPc = -1;
       if (stepPc >= 0) {
         const exceptional = error.error !== undefined && error.error !== Errors.REVERT;
-        reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, failedUse) : stepGas - gas);
+        reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, error.failedCharge) : stepGas - gas);
       }
       stepHooks?.codeEnd(gas, stack, mem.buf);
       if (error.error === undefined || error.error === Errors.REVERT) return { error: error.error, gasLeft: gas, output: error.output };

@@ -32,6 +32,20 @@ describe('keccak256', () => {
     }
   });
 
+  it('behavior: a hash is right whatever length the hash before it had (the input block is cleared only where written)', () => {
+    const lengths = [0, 1, 31, 32, 33, 64, 65, 100, 134, 135, 136, 137, 200, 271, 272, 273, 300, 1000];
+    for (const before of lengths) {
+      for (const length of lengths) {
+        keccak256Word(bytes(before, 7 + before).fill(0xff, 0, Math.min(before, 40)));
+        const data = bytes(length, length + 3);
+        const label = `length ${length} after ${before}`;
+        expect(keccak256Word(data).toString(16).padStart(64, '0'), label).toBe(hex(keccak_256(data)));
+        keccak256(bytes(before, 11 + before));
+        expect(hex(keccak256(data)), label).toBe(hex(keccak_256(data)));
+      }
+    }
+  });
+
   it('behavior: equals @noble/hashes on inputs longer than the copy area (several chunks, with tails)', () => {
     const chunk = KECCAK_LAYOUT.inputBlocks * KECCAK_RATE;
     for (const length of [chunk - 1, chunk, chunk + 1, 2 * chunk + 135, 2 * chunk + 136, 3 * chunk + 7, 200_001]) {
@@ -53,6 +67,17 @@ describe('keccak256', () => {
     ] as const) {
       const expected = hex(keccak_256(memory.subarray(start, start + length)));
       expect(keccak256Word(memory, start, length).toString(16).padStart(64, '0'), `${start}+${length}`).toBe(expected);
+    }
+  });
+
+  it('args: keccak256Word with a DataView over the bytes gives the same hash at every offset and short length', () => {
+    const memory = bytes(300, 9);
+    const view = new DataView(memory.buffer);
+    for (let start = 0; start < 8; start++) {
+      for (const length of [0, 1, 3, 4, 5, 31, 32, 33, 63, 64, 65, 135, 136, 137, 200]) {
+        const expected = hex(keccak_256(memory.subarray(start, start + length)));
+        expect(keccak256Word(memory, start, length, view).toString(16).padStart(64, '0'), `${start}+${length}`).toBe(expected);
+      }
     }
   });
 

@@ -34,4 +34,17 @@ describe('Memory', () => {
     expect(new Memory().expand(0n, 0x100000000n)).toBe(Infinity);
     expect(new Memory().expand(TWO256 - 1n, 32n)).toBe(Infinity);
   });
+
+  it('behavior: expandAt on Number() of words equals the BigInt sum against 2^32 at every edge (2^32, 2^53, 2^64, 2^256 - 1)', () => {
+    const edges = [0n, 1n, 31n, 32n, 0xfffffffen, 0xffffffffn, 0x100000000n, (1n << 53n) - 1n, 1n << 53n, (1n << 53n) + 1n, 1n << 64n, TWO256 - 1n];
+    for (const offset of edges) {
+      for (const length of edges) {
+        const end = offset + length;
+        const words = Number((end + 31n) / 32n);
+        const expected = length === 0n ? 0 : end > 0xffffffffn ? Infinity : words * 3 + Math.floor((words * words) / 512);
+        expect(new Memory().expandAt(Number(offset), Number(length)), `${offset} ${length}`).toBe(expected);
+        expect(new Memory().expand(offset, length), `${offset} ${length}`).toBe(expected);
+      }
+    }
+  });
 });

@@ -11,15 +11,21 @@ function memCost(words: number): number {
 export class Memory {
   buf = new Uint8Array(0);
   /** A DataView over `buf`, replaced with it. */
-  private data = new DataView(this.buf.buffer);
+  data = new DataView(this.buf.buffer);
   words = 0;
 
   /** Gas to grow to cover [offset, offset+length), updating `words`; Infinity past 4 GiB. */
   expand(offset: bigint, length: bigint): number {
-    if (length === 0n) return 0;
-    // Compared before adding: a BigInt sum would allocate.
-    if (offset > 0xffffffffn || length > 0xffffffffn) return Infinity;
-    const end = Number(offset) + Number(length);
+    return this.expandAt(Number(offset), Number(length));
+  }
+
+  /**
+   * The same with offset and length as doubles (Number() of words, no BigInt sum or comparison):
+   * exact below 2^53, and a word past 2^32 - 1 converts to a double past it, so the 4 GiB edge is exact.
+   */
+  expandAt(offset: number, length: number): number {
+    if (length === 0) return 0;
+    const end = offset + length;
     if (end > 0xffffffff) return Infinity;
     const words = Math.ceil(end / 32);
     if (words <= this.words) return 0;
