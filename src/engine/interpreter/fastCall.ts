@@ -96,7 +96,7 @@ export class PrefetchedState implements BaseState {
         },
       );
     } else if (miss.kind === 'code') {
-      this.codes.set(miss.address, await this.stateManager.getCode(address));
+      this.codes.set(miss.address, await (this.peek ? this.peek.peekCode(address) : this.stateManager.getCode(address)));
     } else {
       const key = wordBytes(miss.slot);
       const value = await (this.peek ? this.peek.peekStorage(address, key) : this.stateManager.getStorage(address, key));

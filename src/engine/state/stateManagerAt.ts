@@ -4,13 +4,14 @@
 import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
+import { CODEHASH_PREFIX, CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import {
   Account,
   type Address,
   EthereumJSErrorWithoutCode,
   KECCAK256_RLP,
   ValueEncoding,
+  concatBytes,
   createAccountFromRLP,
   equalsBytes,
   unpadBytes,
@@ -211,6 +212,30 @@ export class CachedStorageStateManager extends MerkleStateManager {
     const account = await this.peekAccount(address);
     if (!account) return new Uint8Array();
     return RLP.decode((await this.baseStorageRLP(address, account, key)) ?? new Uint8Array(0)) as Uint8Array;
+  }
+
+  /**
+   * `getCode` as {@link peekAccount} reads: this manager's own code first, else the code under the
+   * account's code hash, which enters no cache. In fork mode, where code may have to come from the
+   * remote, it is `getCode` itself.
+   */
+  async peekCode(address: Address): Promise<Uint8Array> {
+    if (!this.pureReads) return this.getCode(address);
+    const elem = this._caches!.code!.get(address);
+    if (elem !== undefined) return elem.code ?? new Uint8Array(0);
+    const account = await this.peekAccount(address);
+    if (!account?.isContract()) return new Uint8Array(0);
+    const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
+    return (await this._trie.database().get(key)) ?? new Uint8Array(0);
+  }
+
+  /**
+   * `peekAccount`, `peekStorage` and `peekCode` leave nothing in this manager (its caches, tries and
+   * checkpoint diffs): true for an overlay with the shared read cache, outside fork mode. A borrower
+   * that only peeks then needs no checkpoint around its run.
+   */
+  get pureReads(): boolean {
+    return this.reads !== undefined && this.remote === undefined;
   }
 
   /**
