@@ -4,7 +4,7 @@
 // (checkpoint + revert around every run), and a VM is used by one borrower at a time. With no idle
 // VM on the requested root, an idle VM on another root is re-pointed rather than a new one built.
 import type { VM } from '@ethereumjs/vm';
-import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { flatHex } from '../state/flatHex.js';
 
 export interface ReadVmPool {
   /** Runs `fn` with a VM on `root` (from the pool or new) and returns it to the pool afterwards. */
@@ -78,7 +78,8 @@ export function createReadVmPool(options: ReadVmPoolOptions): ReadVmPool {
 
   return {
     async withVm(root, fn) {
-      const key = bytesToUnprefixedHex(root);
+      // A flat string: noble's hex (ethereumjs's) is a chain of joined pieces, flattened for every lookup.
+      const key = flatHex(root);
       const entry = await acquire(key, root);
       entry.uses++;
       let healthy = false;
