@@ -8,6 +8,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { type TempChain, openTempChain } from '../../engine/chain/testing/tempChain.js';
 import { type Tracer, createTracer } from '../../engine/trace/createTracer.js';
 import { type TracePool, createTracePool } from '../../engine/trace/tracePool.js';
+import type { TraceJob } from '../../engine/trace/traceJob.js';
 import { TRACE_PROBE, buildTraceScenarios, type ScenarioAddresses } from '../../engine/trace/testing/traceScenarios.js';
 import { bytesToHex, hexToBytes } from '../../rpc/hex.js';
 import { ExecutionCancelledError } from '../../engine/execute/executionGuard.js';
@@ -153,7 +154,7 @@ describe('trace methods through the worker pool', () => {
     for (let round = 0; round < 3; round++) {
       const client = new AbortController();
       // The loop's struct logs take hundreds of ms: the cancel lands at a yield to the worker's event loop.
-      const job = { kind: 'calls', blockHash: block.hash(), stateRoot: temp.chain.stateRootAt(block), stateOverrides: override, calls: [loop], timeoutMs: 10_000 } as const;
+      const job: TraceJob = { kind: 'calls', blockHash: block.hash(), stateRoot: temp.chain.stateRootAt(block), stateOverrides: override, calls: [loop], timeoutMs: 10_000 };
       const cancelled = pool.run(job, { signal: client.signal }).catch((error: unknown) => error);
       await new Promise((resolve) => setTimeout(resolve, 30));
       client.abort();

@@ -191,7 +191,7 @@ describe('traced calls on a pooled VM', () => {
       // reverts of its state manager (runTx takes its own inside).
       const stateOf = () =>
         temp.chain.withVm(root, async (vm) => {
-          const sm = vm.stateManager as { checkpoint(): Promise<void>; revert(): Promise<void>; _checkpointCount: number; counted?: boolean };
+          const sm = vm.stateManager as unknown as { checkpoint(): Promise<void>; revert(): Promise<void>; _checkpointCount: number; counted?: boolean };
           if (!sm.counted) {
             const { checkpoint, revert } = { checkpoint: sm.checkpoint.bind(sm), revert: sm.revert.bind(sm) };
             sm.checkpoint = () => (sm._checkpointCount === 0 && counts.checkpoints++, checkpoint());
