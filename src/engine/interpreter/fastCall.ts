@@ -198,7 +198,12 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
         const step = execution.next();
         if (step.done) {
           fastCallStats.answered++;
-          return { ...step.value, restarts, resumedLoads };
+          // Set rather than spread in (`{ ...outcome, restarts }`): a key added after a spread is a
+          // runtime call on Node 20, about 0.5 µs each.
+          const outcome = step.value;
+          outcome.restarts = restarts;
+          outcome.resumedLoads = resumedLoads;
+          return outcome;
         }
         if (step.value !== undefined) {
           // An opcode stopped before a read not yet in memory: load it, and go on from there.
@@ -229,7 +234,7 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   return undefined;
 }
 
-function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPause: () => boolean): Generator<StateMiss | undefined, Omit<FastCallOutcome, 'restarts' | 'resumedLoads'>, void> {
+function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPause: () => boolean): Generator<StateMiss | undefined, FastCallOutcome, void> {
   const { vm, tx, block } = options;
   const common = vm.common;
   const baseFee = block.header.baseFeePerGas ?? 0n;
@@ -318,5 +323,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
     world,
     gasPrice,
     intrinsicGas: intrinsic,
+    restarts: 0,
+    resumedLoads: 0,
   };
 }
