@@ -136,19 +136,37 @@ function precompilesOf(vm: VM): Map<bigint, SyncPrecompile> {
   return map;
 }
 
+/** What a header gives every run in its block, worked out once per header (the blob price is a BigInt series). */
+interface HeaderWords {
+  coinbase: bigint;
+  prevRandao: bigint;
+  blobBaseFee: bigint;
+}
+const headerWords = new WeakMap<Block['header'], HeaderWords>();
+
+function wordsOf(header: Block['header']): HeaderWords {
+  let words = headerWords.get(header);
+  if (words === undefined) {
+    words = { coinbase: bytesToBig(header.coinbase.bytes), prevRandao: bytesToBig(header.prevRandao), blobBaseFee: header.getBlobGasPrice() };
+    headerWords.set(header, words);
+  }
+  return words;
+}
+
 function envOf(vm: VM, block: Block, origin: bigint, gasPrice: bigint): ExecutionEnv {
   const header = block.header;
+  const words = wordsOf(header);
   return {
     origin,
     gasPrice,
-    coinbase: bytesToBig(header.coinbase.bytes),
+    coinbase: words.coinbase,
     timestamp: header.timestamp,
     number: header.number,
-    prevRandao: bytesToBig(header.prevRandao),
+    prevRandao: words.prevRandao,
     gasLimit: header.gasLimit,
     chainId: vm.common.chainId(),
     baseFee: header.baseFeePerGas ?? 0n,
-    blobBaseFee: header.getBlobGasPrice(),
+    blobBaseFee: words.blobBaseFee,
     precompiles: precompilesOf(vm),
     precompileContext: { common: vm.common, _EVM: vm.evm },
   };

@@ -250,6 +250,13 @@ describe('overlay state manager (shared read cache)', () => {
     expect(peeker.pureReads).toBe(true);
     for (const a of [...contracts, nobody]) expect(bytesToHex(await peeker.peekCode(a))).toBe(bytesToHex(await getter.getCode(a)));
     expect(bytesToHex(await peeker.peekCode(contracts[2]!))).toBe(bytesToHex(code));
+    // Read once per code hash: a second manager's second peek reads no node or code from the store.
+    const counted = countingStore(store);
+    const again = (await overlayOn(counted.store, withCode, reads)) as CachedStorageStateManager;
+    expect(bytesToHex(await again.peekCode(contracts[2]!))).toBe(bytesToHex(code));
+    const before = counted.gets();
+    expect(bytesToHex(await again.peekCode(contracts[2]!))).toBe(bytesToHex(code));
+    expect(counted.gets()).toBe(before);
     const caches = (peeker as unknown as { _caches: { account: { size(): number }; code: { size(): number } } })._caches;
     expect([caches.account.size(), caches.code.size()]).toEqual([0, 0]);
     // This manager's own code comes first, as getCode's does.

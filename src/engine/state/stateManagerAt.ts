@@ -63,6 +63,8 @@ export class CachedStorageStateManager extends MerkleStateManager {
   private rootHex = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
   private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
+  /** Code read by peekCode, by the code hash array of the decoded account it was read for (shared by its copies). */
+  private readonly codeByHash = new WeakMap<Uint8Array, Uint8Array>();
 
   constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache; remote?: RemoteTrieNodes; nodes?: NodeGetter }) {
     super(opts);
@@ -225,8 +227,13 @@ export class CachedStorageStateManager extends MerkleStateManager {
     if (elem !== undefined) return elem.code ?? new Uint8Array(0);
     const account = await this.peekAccount(address);
     if (!account?.isContract()) return new Uint8Array(0);
+    // Code is content-addressed: what was read under this hash once is the answer for good.
+    const known = this.codeByHash.get(account.codeHash);
+    if (known !== undefined) return known;
     const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
-    return (await this._trie.database().get(key)) ?? new Uint8Array(0);
+    const code = (await this._trie.database().get(key)) ?? new Uint8Array(0);
+    if (code.length > 0) this.codeByHash.set(account.codeHash, code);
+    return code;
   }
 
   /**
