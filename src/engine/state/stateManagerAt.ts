@@ -66,6 +66,12 @@ export class CachedStorageStateManager extends MerkleStateManager {
   /** Code read by peekCode, by the code hash array of the decoded account it was read for (shared by its copies). */
   private readonly codeByHash = new WeakMap<Uint8Array, Uint8Array>();
 
+  /**
+   * Checkpoints taken since this manager was made. A pooled VM's borrower that took none wrote
+   * nothing (readVmPool.ts counts only the borrows that did towards a VM's retirement).
+   */
+  checkpointsTaken = 0;
+
   constructor(opts: MerkleStateManagerOpts & { caches: Caches; reads?: StateReadCache; remote?: RemoteTrieNodes; nodes?: NodeGetter }) {
     super(opts);
     this.reads = opts.reads;
@@ -258,6 +264,11 @@ export class CachedStorageStateManager extends MerkleStateManager {
     this._storageTries = {};
     this.originalStorageCache.clear();
     this._trie.root(root);
+  }
+
+  override async checkpoint(): Promise<void> {
+    this.checkpointsTaken++;
+    return super.checkpoint();
   }
 
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
