@@ -206,7 +206,9 @@ export class CachedStorageStateManager extends MerkleStateManager {
    */
   async peekAccount(address: Address): Promise<Account | undefined> {
     if (this.reads === undefined) return this.getAccount(address);
-    const elem = this._caches!.account!.get(address);
+    // An empty cache holds no own write: skip its lookup (which builds a hex key a character at a time).
+    const own = this._caches!.account!;
+    const elem = own.size() > 0 ? own.get(address) : undefined;
     if (elem !== undefined) return elem.accountRLP !== undefined ? this.accountFromRLP(elem.accountRLP) : undefined;
     const rlp = await this.baseAccountRLP(address);
     return rlp === null ? undefined : this.accountFromRLP(rlp);
@@ -215,7 +217,8 @@ export class CachedStorageStateManager extends MerkleStateManager {
   /** `getStorage` as {@link peekAccount} reads: nothing read from the trie enters ethereumjs's caches. */
   async peekStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     if (this.reads === undefined) return this.getStorage(address, key);
-    const cached = this._caches!.storage!.get(address, key);
+    const own = this._caches!.storage!;
+    const cached = own.size() > 0 ? own.get(address, key) : undefined;
     if (cached !== undefined) return RLP.decode(cached ?? new Uint8Array(0)) as Uint8Array;
     const account = await this.peekAccount(address);
     if (!account) return new Uint8Array();
@@ -229,7 +232,8 @@ export class CachedStorageStateManager extends MerkleStateManager {
    */
   async peekCode(address: Address): Promise<Uint8Array> {
     if (!this.pureReads) return this.getCode(address);
-    const elem = this._caches!.code!.get(address);
+    const own = this._caches!.code!;
+    const elem = own.size() > 0 ? own.get(address) : undefined;
     if (elem !== undefined) return elem.code ?? new Uint8Array(0);
     const account = await this.peekAccount(address);
     if (!account?.isContract()) return new Uint8Array(0);
