@@ -6,8 +6,10 @@
 // and warm (repeated requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
-//     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"]
+//     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"] [--thread-cpu]
 //
+// `--thread-cpu` prints, for each tracehook row, the service's CPU µs per answer (warm-up included)
+// on its main thread, its busiest other thread (the trace worker) and all its threads, from /proc.
 // `--no-kept-records` starts tracehook with `--mined-trace-memory-mb 0`, so a cold trace of a mined
 // transaction is a replay of its block (as after a restart), not the miner's kept record rendered.
 // tracehook runs from the compiled build (bin/tracehook.js over dist/, as `npm start`); `--source`
@@ -20,6 +22,7 @@ import { join } from 'node:path';
 import { encodeFunctionData, keccak256, type Hex } from 'viem';
 import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook } from '../src/testing/spawnTracehook.js';
+import { cpuPerAnswer, threadCpuUs } from './threadCpu.js';
 import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
 
@@ -39,6 +42,7 @@ const KEPT_RECORDS = !process.argv.includes('--no-kept-records');
 const serviceArgsIndex = process.argv.indexOf('--service-args');
 /** More tracehook flags, split on spaces (e.g. `--trace-workers 1`). */
 const SERVICE_ARGS = serviceArgsIndex > 0 ? process.argv[serviceArgsIndex + 1]!.split(' ').filter(Boolean) : [];
+const THREAD_CPU = process.argv.includes('--thread-cpu');
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -139,9 +143,16 @@ async function main(): Promise<void> {
       return probe;
     };
     const blockingName = `eth_blockNumber on 1 connection while debug_traceCall loads ${CONNECTIONS} (blocking)`;
+    const threadRows: string[] = [];
     for (const w of workloads) {
       if (ONLY && !w.name.includes(ONLY)) continue;
+      const pid = tracehook.child.pid!;
+      const before = threadCpuUs(pid);
       const th = await runLoadInChild({ ...w.spec, url: tracehook.rpcUrl });
+      if (THREAD_CPU) {
+        const cpu = cpuPerAnswer(pid, before, threadCpuUs(pid), th.answered);
+        threadRows.push(`| ${w.name} | ${th.answered} | ${cpu.mainUs} | ${cpu.busiestOtherUs} | ${cpu.allUs} | ${cpu.threads} |`);
+      }
       const an = !w.anvil ? 'unsupported' : WITH_ANVIL ? await runLoadInChild({ ...w.spec, url: anvil.url }) : 'skipped';
       rows.push({ name: w.name, tracehook: th, anvil: an });
     }
@@ -152,6 +163,10 @@ async function main(): Promise<void> {
       `\nTrace benchmark: ${TXS} ERC-20 transfers mined on both peers, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per warm workload, tracehook from ${FROM_SOURCE ? 'source (tsx)' : 'the build'}.\n`,
     );
     printRows(rows);
+    if (THREAD_CPU) {
+      console.log('\n| workload | answers | main thread µs/answer | busiest other thread µs/answer | all threads µs/answer | threads µs/answer |\n| --- | ---: | ---: | ---: | ---: | --- |');
+      for (const line of threadRows) console.log(line);
+    }
   } finally {
     await tracehook.kill('SIGTERM');
     await anvil.stop();

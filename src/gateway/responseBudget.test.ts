@@ -42,6 +42,15 @@ describe('batch answer budget', () => {
     expect(t.state.sleeping).toBe(0);
   });
 
+  it('behavior: a pending call listening through onCancel is cancelled too when the budget is spent', async () => {
+    t = await startTestGateway({ limits: { ...DEFAULT_LIMITS, maxResponseBytes: 10_000 } });
+    const started = performance.now();
+    const answers = await post(`${t.url}/v2/${t.keys.enterprise}`, [call(1, 'test_sleepOnCancel', [20_000]), call(2, 'test_big', [20_000])]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(answers.map((a) => a.error?.code)).toEqual([-32005, -32005]);
+    expect(t.state.sleeping).toBe(0);
+  });
+
   it('default: a batch under the budget is answered as before', async () => {
     t = await startTestGateway();
     const answers = await post(`${t.url}/v2/${t.keys.enterprise}`, [call(1, 'test_big', [100]), call(2, 'eth_blockNumber', [])]);

@@ -60,10 +60,16 @@ function isJsonContentType(value: string): boolean {
 
 /**
  * The call context. Its AbortSignal (aborted when the client disconnects before the answer) is
- * created only if a handler reads it, which keeps cheap calls cheap.
+ * created only if a handler reads it, which keeps cheap calls cheap; the trace pool listens through
+ * `onCancel` instead, which needs no AbortSignal.
  */
 class CallContext implements RpcContext {
   #controller: AbortController | undefined;
+  /** Listening to the exchange's abort (once per context: the exchange takes one listener). */
+  #watching = false;
+  /** The client went away, or `abort()` was called. */
+  #gone = false;
+  #cancelListeners: Set<() => void> | undefined;
   /** Cacheable calls noted by a caching backend, and whether every one of them hit. */
   #cacheNoted = false;
   #cacheAllHit = true;
@@ -108,14 +114,37 @@ class CallContext implements RpcContext {
     const source: HeaderList = ['X-Trace-Source', this.#traceSources.join(', ')];
     return cache ? [...cache, ...source] : source;
   }
+  /** JobScope.onCancel: `listener` runs once when the client goes away or `abort()` is called. */
+  onCancel(listener: () => void): (() => void) | undefined {
+    this.#watch();
+    if (this.#gone) return undefined;
+    const listeners = (this.#cancelListeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
   /** Cancels the request's pending calls (the batch's answer is over its limit). */
   abort(): void {
-    this.#ensureController().abort();
+    this.#cancel();
+  }
+  #watch(): void {
+    if (this.#watching) return;
+    this.#watching = true;
+    this.ex.onAbort(() => this.#cancel());
+  }
+  #cancel(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#controller?.abort();
+    const listeners = this.#cancelListeners;
+    if (!listeners) return;
+    this.#cancelListeners = undefined;
+    for (const listener of listeners) listener();
   }
   #ensureController(): AbortController {
     if (!this.#controller) {
-      const controller = (this.#controller = new AbortController());
-      this.ex.onAbort(() => controller.abort());
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort();
+      else this.#watch();
     }
     return this.#controller;
   }

@@ -11,6 +11,12 @@ export interface RpcContext {
   /** Aborted when the client disconnects or the request's deadline passes. */
   signal: AbortSignal;
   /**
+   * The same news as `signal` without making one (the gateway's contexts offer it; the trace pool
+   * reads it first): runs `listener` once, returns the function that takes it off, or undefined
+   * when the request is cancelled already. See JobScope.onCancel.
+   */
+  onCancel?(listener: () => void): (() => void) | undefined;
+  /**
    * Who asked: the API key's id (the gateway fills it). The trace pool queues jobs per client key
    * and serves keys in turn; calls without one share a single queue.
    */

@@ -8,8 +8,10 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { type TempChain, openTempChain } from '../../engine/chain/testing/tempChain.js';
 import { type Tracer, createTracer } from '../../engine/trace/createTracer.js';
 import { type TracePool, createTracePool } from '../../engine/trace/tracePool.js';
+import type { TraceJob } from '../../engine/trace/traceJob.js';
 import { TRACE_PROBE, buildTraceScenarios, type ScenarioAddresses } from '../../engine/trace/testing/traceScenarios.js';
-import { bytesToHex } from '../../rpc/hex.js';
+import { bytesToHex, hexToBytes } from '../../rpc/hex.js';
+import { ExecutionCancelledError } from '../../engine/execute/executionGuard.js';
 import { createDebugNamespace } from './debugNamespace.js';
 import { createDevNamespace } from './devNamespace.js';
 import { createEthNamespace } from './ethNamespace.js';
@@ -143,6 +145,24 @@ describe('trace methods through the worker pool', () => {
     expect(at(0.5)).toBeLessThan(5);
     expect(at(0.99)).toBeLessThan(30);
   }, 30_000);
+
+  it('behavior: a call cancelled while it runs stops in the worker, and the calls after it on that worker answer', async () => {
+    const block = await pooled.tracer.requireBlock(undefined);
+    const render = { format: 'geth', request: { tracer: 'structLogger', config: { limit: 1 } } } as const;
+    const override = new Map([[LOOP.address, { code: hexToBytes(LOOP.code) }]]);
+    const loop = { call: { from: hexToBytes(deployer.address), to: hexToBytes(LOOP.address) }, render };
+    for (let round = 0; round < 3; round++) {
+      const client = new AbortController();
+      // The loop's struct logs take hundreds of ms: the cancel lands at a yield to the worker's event loop.
+      const job: TraceJob = { kind: 'calls', blockHash: block.hash(), stateRoot: temp.chain.stateRootAt(block), stateOverrides: override, calls: [loop], timeoutMs: 10_000 };
+      const cancelled = pool.run(job, { signal: client.signal }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      client.abort();
+      expect(await cancelled).toBeInstanceOf(ExecutionCancelledError);
+      await expectSame('debug_traceCall', [probeCall('nested', [1n]), 'latest', { tracer: 'callTracer' }]);
+    }
+    expect(pool.stats().replaced).toBe(0);
+  });
 
   it('error: errors and timeouts are the same errors (never a partial trace)', async () => {
     await expectSame('debug_traceTransaction', [`0x${'ab'.repeat(32)}`]);

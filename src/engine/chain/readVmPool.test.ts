@@ -61,6 +61,23 @@ describe('pooled VMs (ChainView.withVm)', () => {
     expect(lent.has(broken)).toBe(false);
   });
 
+  it('behavior: borrows that take no checkpoint (reads only) do not wear a VM out; 1,000 that do retire it', async () => {
+    const { chain, after } = await twoRoots();
+    const first = await chain.withVm(after, async (vm) => vm);
+    for (let i = 0; i < 1200; i++) {
+      expect(await chain.withVm(after, async (vm) => (await balanceOf(vm), vm))).toBe(first);
+    }
+    const writing = async (vm: VM) => {
+      await vm.stateManager.checkpoint();
+      await vm.stateManager.revert();
+      return vm;
+    };
+    for (let i = 0; i < 999; i++) expect(await chain.withVm(after, writing)).toBe(first);
+    // The 1,000th borrow that took a checkpoint was its last.
+    expect(await chain.withVm(after, writing)).toBe(first);
+    expect(await chain.withVm(after, async (vm) => vm)).not.toBe(first);
+  });
+
   it('error: an unknown root is refused', async () => {
     const { chain } = await twoRoots();
     await expect(chain.withVm(new Uint8Array(32).fill(7), async () => 1)).rejects.toThrow();

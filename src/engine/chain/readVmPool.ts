@@ -4,7 +4,8 @@
 // (checkpoint + revert around every run), and a VM is used by one borrower at a time. With no idle
 // VM on the requested root, an idle VM on another root is re-pointed rather than a new one built.
 import type { VM } from '@ethereumjs/vm';
-import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { flatHex } from '../state/flatHex.js';
+import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 
 export interface ReadVmPool {
   /** Runs `fn` with a VM on `root` (from the pool or new) and returns it to the pool afterwards. */
@@ -16,7 +17,12 @@ export interface ReadVmPoolOptions {
   createVm(root: Uint8Array): Promise<VM>;
   /** Idle VMs kept across all roots; default 8. */
   maxIdle?: number;
-  /** A VM is dropped after this many borrows (its overlay collects garbage nodes); default 1000. */
+  /**
+   * A VM is dropped after this many borrows (its overlay collects garbage nodes); default 1000.
+   * On an overlay that counts its checkpoints (CachedStorageStateManager) only borrows that took one
+   * count: a borrower that took none wrote nothing (a traced call the interpreter answered), and
+   * building a VM costs a millisecond or more, which every job queued behind it waits for.
+   */
   maxUses?: number;
   /** Moves an idle VM to another root (fresh caches); without it, a missing root gets a new VM. */
   repoint?(vm: VM, root: Uint8Array): Promise<void>;
@@ -78,15 +84,18 @@ export function createReadVmPool(options: ReadVmPoolOptions): ReadVmPool {
 
   return {
     async withVm(root, fn) {
-      const key = bytesToUnprefixedHex(root);
+      // A flat string: noble's hex (ethereumjs's) is a chain of joined pieces, flattened for every lookup.
+      const key = flatHex(root);
       const entry = await acquire(key, root);
-      entry.uses++;
+      const state = entry.vm.stateManager;
+      const counted = state instanceof CachedStorageStateManager ? state.checkpointsTaken : undefined;
       let healthy = false;
       try {
         const result = await fn(entry.vm);
         healthy = true;
         return result;
       } finally {
+        if (counted === undefined || (state as CachedStorageStateManager).checkpointsTaken !== counted) entry.uses++;
         // A VM whose run threw midway may hold open checkpoints: never reuse it.
         if (healthy) give(key, entry);
       }

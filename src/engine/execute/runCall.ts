@@ -12,6 +12,7 @@ import { type ExecutionGuardOptions, guardCheck } from './executionGuard.js';
 import { runFastRecorded } from '../interpreter/fastTrace.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import { runRecordedTransaction } from './runTransaction.js';
+import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 
 export interface RunCallOptions {
   vm: VM;
@@ -30,6 +31,13 @@ export interface RunCallOptions {
    * run on the interpreter with the built-in recorder, which writes nothing to `vm`.
    */
   stateless?: boolean;
+  /**
+   * Called once before anything may write to `vm`'s state (the run on ethereumjs), and not when
+   * the interpreter answers: the reads before it are `peek` reads, which leave nothing in an
+   * overlay with pure reads (CachedStorageStateManager.pureReads). A borrower of a pooled VM takes
+   * its checkpoint here, so a call the interpreter answers costs none.
+   */
+  beforeWrites?: () => Promise<void>;
 }
 
 const MAX_NONCE = 1n << 64n;
@@ -45,13 +53,15 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   const baseFee = block.header.baseFeePerGas ?? 0n;
   const fields = callRequestFields(call, gasCap, vm.common, baseFee);
   const from = call.from ? new Address(call.from) : createZeroAddress();
-  const account = await vm.stateManager.getAccount(from);
+  const sm = vm.stateManager;
+  const peek = sm instanceof CachedStorageStateManager ? sm : undefined;
+  const account = await (peek ? peek.peekAccount(from) : sm.getAccount(from));
   const want = fields.value + fields.gasLimit * (fields.type === 2 ? fields.maxFeePerGas : fields.gasPrice);
   const have = account?.balance ?? 0n;
   if (want > have) {
     throw new ServerError(`insufficient funds for gas * price + value: address ${from.toString()} have ${have} want ${want}`);
   }
-  const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await vm.stateManager.getCode(from));
+  const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await (peek ? peek.peekCode(from) : sm.getCode(from)));
   let needs = options.needs;
   // A nonce past 64 bits is the transaction constructor's to refuse (the core reads no nonce).
   if (options.stateless && !senderHasCode && (call.nonce ?? 0n) < MAX_NONCE && fastCallsEnabled()) {
@@ -62,6 +72,7 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
     if (fast.record) return fast.record;
     needs = fast.fallbackNeeds;
   }
+  await options.beforeWrites?.();
   const tx = callToTransaction(call, { common: callTxCommon(vm.common), defaultGas: gasCap, nonce: account?.nonce ?? 0n, baseFee });
   return runRecordedTransaction(
     { vm, tx, block, skipNonce: true, guard: options.guard, prepare: senderHasCode ? () => maskSenderCode(vm, from) : undefined },

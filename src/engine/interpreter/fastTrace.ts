@@ -15,6 +15,7 @@ import { createFastRecorder } from './fastRecorder.js';
 import type { OpcodeTable } from './fastStepRecorder.js';
 import { type ReplayBudget, createReplayBudget } from './replayBudget.js';
 import { StateMiss } from './worldState.js';
+import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 import { bytesToBig } from './words.js';
 
 export interface FastTraceOptions {
@@ -90,7 +91,8 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<FastTr
   const common = vm.common;
   const from = bytesToBig(options.from.bytes);
   const coinbase = bytesToBig(block.header.coinbase.bytes);
-  const nonce = tx.to === undefined ? ((await vm.stateManager.getAccount(options.from))?.nonce ?? 0n) : 0n;
+  const sm = vm.stateManager;
+  const nonce = tx.to === undefined ? ((await (sm instanceof CachedStorageStateManager ? sm.peekAccount(options.from) : sm.getAccount(options.from)))?.nonce ?? 0n) : 0n;
   const precompiles = precompileSetOf(vm);
   const recorder = createFastRecorder({
     needs,

@@ -250,6 +250,43 @@ describe('overlay state manager (shared read cache)', () => {
     expect(await readAll(writer, true)).toEqual(await readAll(writer));
   });
 
+  it('behavior: peekCode answers as getCode (stored code, own code, an account without code, no account) and enters no cache', async () => {
+    const { db, store, root } = await seededStore();
+    const seed = await createStateManagerAt({ store, common, root, mode: 'persistent' });
+    const code = hexToBytes('0x6001600055');
+    await seed.putCode(contracts[2]!, code);
+    const withCode = await seed.getStateRoot();
+    db.transaction(() => store.flushPending())();
+    const reads = createStateReadCache();
+    const peeker = (await overlayOn(store, withCode, reads)) as CachedStorageStateManager;
+    const getter = await overlayOn(store, withCode, reads);
+    expect(peeker.pureReads).toBe(true);
+    for (const a of [...contracts, nobody]) expect(bytesToHex(await peeker.peekCode(a))).toBe(bytesToHex(await getter.getCode(a)));
+    expect(bytesToHex(await peeker.peekCode(contracts[2]!))).toBe(bytesToHex(code));
+    // Read once per code hash: a second manager's second peek reads no node or code from the store.
+    const counted = countingStore(store);
+    const again = (await overlayOn(counted.store, withCode, reads)) as CachedStorageStateManager;
+    expect(bytesToHex(await again.peekCode(contracts[2]!))).toBe(bytesToHex(code));
+    const before = counted.gets();
+    expect(bytesToHex(await again.peekCode(contracts[2]!))).toBe(bytesToHex(code));
+    expect(counted.gets()).toBe(before);
+    const caches = (peeker as unknown as { _caches: { account: { size(): number }; code: { size(): number } } })._caches;
+    expect([caches.account.size(), caches.code.size()]).toEqual([0, 0]);
+    // This manager's own code comes first, as getCode's does.
+    const own = hexToBytes('0x60ff');
+    await peeker.checkpoint();
+    await peeker.putCode(contracts[0]!, own);
+    expect(bytesToHex(await peeker.peekCode(contracts[0]!))).toBe(bytesToHex(own));
+    await peeker.revert();
+    expect(bytesToHex(await peeker.peekCode(contracts[0]!))).toBe('0x');
+  });
+
+  it('default: reads are pure only with the shared read cache', async () => {
+    const { store, root } = await seededStore();
+    expect(((await overlayOn(store, root, createStateReadCache())) as CachedStorageStateManager).pureReads).toBe(true);
+    expect(((await overlayOn(store, root)) as CachedStorageStateManager).pureReads).toBe(false);
+  });
+
   it('error: a read through a missing trie node answers as ethereumjs does and is not remembered', async () => {
     const { db, store, root } = await seededStore();
     const storageRoot = (await (await overlayOn(store, root)).getAccount(contracts[0]!))!.storageRoot;

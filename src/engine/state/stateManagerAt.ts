@@ -82,6 +82,14 @@ export class CachedStorageStateManager extends MerkleStateManager {
   private rootHex = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
   private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
+  /** Code read by peekCode, by the code hash array of the decoded account it was read for (shared by its copies). */
+  private readonly codeByHash = new WeakMap<Uint8Array, Uint8Array>();
+
+  /**
+   * Checkpoints taken since this manager was made. A pooled VM's borrower that took none wrote
+   * nothing (readVmPool.ts counts only the borrows that did towards a VM's retirement).
+   */
+  checkpointsTaken = 0;
 
   constructor(
     opts: MerkleStateManagerOpts & {
@@ -273,7 +281,9 @@ export class CachedStorageStateManager extends MerkleStateManager {
    */
   async peekAccount(address: Address): Promise<Account | undefined> {
     if (this.reads === undefined) return this.getAccount(address);
-    const elem = this._caches!.account!.get(address);
+    // An empty cache holds no own write: skip its lookup (which builds a hex key a character at a time).
+    const own = this._caches!.account!;
+    const elem = own.size() > 0 ? own.get(address) : undefined;
     if (elem !== undefined) return elem.accountRLP !== undefined ? this.accountFromRLP(elem.accountRLP) : undefined;
     const rlp = await this.baseAccountRLP(address);
     return rlp === null ? undefined : this.accountFromRLP(rlp);
@@ -282,11 +292,43 @@ export class CachedStorageStateManager extends MerkleStateManager {
   /** `getStorage` as {@link peekAccount} reads: nothing read from the trie enters ethereumjs's caches. */
   async peekStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     if (this.reads === undefined) return this.getStorage(address, key);
-    const cached = this._caches!.storage!.get(address, key);
+    const own = this._caches!.storage!;
+    const cached = own.size() > 0 ? own.get(address, key) : undefined;
     if (cached !== undefined) return RLP.decode(cached ?? new Uint8Array(0)) as Uint8Array;
     const account = await this.peekAccount(address);
     if (!account) return new Uint8Array();
     return RLP.decode((await this.baseStorageRLP(address, account, key)) ?? new Uint8Array(0)) as Uint8Array;
+  }
+
+  /**
+   * `getCode` as {@link peekAccount} reads: this manager's own code first, else the code under the
+   * account's code hash, which enters no cache. In fork mode, where code may have to come from the
+   * remote, it is `getCode` itself.
+   */
+  async peekCode(address: Address): Promise<Uint8Array> {
+    if (!this.pureReads) return this.getCode(address);
+    const own = this._caches!.code!;
+    const elem = own.size() > 0 ? own.get(address) : undefined;
+    if (elem !== undefined) return elem.code ?? new Uint8Array(0);
+    const account = await this.peekAccount(address);
+    if (!account?.isContract()) return new Uint8Array(0);
+    // Code is content-addressed: what was read under this hash once is the answer for good.
+    const known = this.codeByHash.get(account.codeHash);
+    if (known !== undefined) return known;
+    const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
+    const code = (await this._trie.database().get(key)) ?? new Uint8Array(0);
+    if (code.length > 0) this.codeByHash.set(account.codeHash, code);
+    return code;
+  }
+
+  /**
+   * `peekAccount`, `peekStorage` and `peekCode` leave nothing in this manager (its caches, tries and
+   * checkpoint diffs): true for a manager with a read cache (an overlay with the shared one, the
+   * live chain's with its own), outside fork mode. A borrower that only peeks then needs no
+   * checkpoint around its run.
+   */
+  get pureReads(): boolean {
+    return this.reads !== undefined && this.remote === undefined;
   }
 
   /**
@@ -302,6 +344,11 @@ export class CachedStorageStateManager extends MerkleStateManager {
     this._storageTries = {};
     this.originalStorageCache.clear();
     this._trie.root(root);
+  }
+
+  override async checkpoint(): Promise<void> {
+    this.checkpointsTaken++;
+    return super.checkpoint();
   }
 
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {

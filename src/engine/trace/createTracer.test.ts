@@ -2,7 +2,7 @@
 // from a forced replay of the block: equal for every frame shape of the TraceProbe corpus, for
 // blocks of several transactions (log offsets), and after evm_revert re-mines the chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { DevChain } from '../chain/devChain.js';
@@ -171,5 +171,54 @@ describe('traces from the records kept by the miner', () => {
         await temp.dispose();
       }
     }, 60_000);
+  });
+});
+
+describe('traced calls on a pooled VM', () => {
+  const CALL_TRACER: TraceRender = { format: 'geth', request: { tracer: 'callTracer', config: {} } };
+
+  it('behavior: a call the interpreter answers takes no checkpoint; one run on ethereumjs takes one and reverts it; both leave the VM as found', async () => {
+    const temp = await openTempChain();
+    const tracer = createTracer({ chain: temp.chain });
+    const saved = process.env.TRACEHOOK_FAST_EVM;
+    try {
+      const block = (await temp.chain.getBlockByNumber(temp.chain.headNumber()))!;
+      const root = temp.chain.stateRootAt(block);
+      const sender = temp.chain.accounts[0]!.address;
+      const recipient = new Uint8Array(20).fill(0x42);
+      const counts = { checkpoints: 0, reverts: 0 };
+      // Every borrow of this root takes the one pooled VM; count the outermost checkpoints and
+      // reverts of its state manager (runTx takes its own inside).
+      const stateOf = () =>
+        temp.chain.withVm(root, async (vm) => {
+          const sm = vm.stateManager as unknown as { checkpoint(): Promise<void>; revert(): Promise<void>; _checkpointCount: number; counted?: boolean };
+          if (!sm.counted) {
+            const { checkpoint, revert } = { checkpoint: sm.checkpoint.bind(sm), revert: sm.revert.bind(sm) };
+            sm.checkpoint = () => (sm._checkpointCount === 0 && counts.checkpoints++, checkpoint());
+            sm.revert = () => (sm._checkpointCount === 1 && counts.reverts++, revert());
+            sm.counted = true;
+          }
+          const [from, to] = [await vm.stateManager.getAccount(sender), await vm.stateManager.getAccount(new Address(recipient))];
+          return JSON.stringify([from?.balance.toString(), from?.nonce.toString(), to?.balance.toString()]);
+        });
+      const before = await stateOf();
+      const call = { from: sender.bytes, to: recipient, value: 1n, gas: 30_000n };
+      const trace = async () => parse((await tracer.traceCalls({ block }, [{ call, render: CALL_TRACER }]))[0]!);
+
+      const fast = await trace();
+      expect(counts).toEqual({ checkpoints: 0, reverts: 0 });
+      expect(await stateOf()).toBe(before);
+
+      process.env.TRACEHOOK_FAST_EVM = '0';
+      const slow = await trace();
+      expect(counts).toEqual({ checkpoints: 1, reverts: 1 });
+      expect(await stateOf()).toBe(before);
+      expect(slow).toEqual(fast);
+    } finally {
+      if (saved === undefined) delete process.env.TRACEHOOK_FAST_EVM;
+      else process.env.TRACEHOOK_FAST_EVM = saved;
+      tracer.close();
+      await temp.dispose();
+    }
   });
 });

@@ -13,6 +13,7 @@ import type { BlockId } from '../../rpc/schema/primitives.js';
 import { applyStateOverrides, type StateOverrides } from '../chain/stateOverrides.js';
 import type { ChainView } from '../chain/types.js';
 import { createCallBlockCache, type BlockOverrides } from '../execute/callBlock.js';
+import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 import type { CallRequest } from '../execute/callTransaction.js';
 import type { ExecutionGuardOptions } from '../execute/executionGuard.js';
 import { replayBlock } from '../execute/replayBlock.js';
@@ -247,6 +248,29 @@ export function createTracer(options: TracerOptions): Tracer {
     });
   }
 
+  /**
+   * `withScratchVm` for runs that say when they are about to write (runRecordedCall's
+   * `beforeWrites`): on an overlay with pure reads the checkpoint is taken only then, so a call the
+   * interpreter answers (reads only) skips ethereumjs's checkpoint and revert.
+   */
+  function withLazyScratchVm<T>(root: Uint8Array, fn: (vm: VM, beforeWrites: () => Promise<void>) => Promise<T>): Promise<T> {
+    return chain.withVm(root, async (vm) => {
+      const sm = vm.stateManager;
+      let open = false;
+      const beforeWrites = async () => {
+        if (open) return;
+        await sm.checkpoint();
+        open = true;
+      };
+      if (!(sm instanceof CachedStorageStateManager && sm.pureReads)) await beforeWrites();
+      try {
+        return await fn(vm, beforeWrites);
+      } finally {
+        if (open) await sm.revert();
+      }
+    });
+  }
+
   /** A fresh VM on the state after the first `txIndex` transactions of `block`. */
   async function vmAfter(block: Block, txIndex: number, timeoutMs?: number, signal?: AbortSignal): Promise<VM> {
     if (txIndex < 0 || txIndex > block.transactions.length) {
@@ -334,16 +358,16 @@ export function createTracer(options: TracerOptions): Tracer {
 
     async recordCalls(target, calls, timeoutMs, signal) {
       const g = guard(timeoutMs, signal);
-      const runAll = async (vm: VM) => {
+      const runAll = async (vm: VM, beforeWrites?: () => Promise<void>) => {
         const out: ExecutionRecord[] = [];
         for (const { call, needs } of calls) {
-          out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g, callBlocks, stateless: calls.length === 1 }));
+          out.push(await runRecordedCall({ vm, block: target.block, call, needs, gasCap, blockOverrides: target.blockOverrides, guard: g, callBlocks, stateless: calls.length === 1, beforeWrites }));
         }
         return out;
       };
       // The common case (no txIndex, no state overrides) borrows a pooled VM; the others build one.
       const root = async () => target.stateRoot ?? (await stateRootAt(target.block));
-      if (target.txIndex === undefined && !target.stateOverrides) return withScratchVm(await root(), runAll);
+      if (target.txIndex === undefined && !target.stateOverrides) return withLazyScratchVm(await root(), runAll);
       const vm = target.txIndex === undefined ? await chain.createVm({ stateRoot: await root() }) : await vmAfter(target.block, target.txIndex, timeoutMs, signal);
       if (target.stateOverrides) await applyStateOverrides(vm.stateManager as Parameters<typeof applyStateOverrides>[0], target.stateOverrides);
       return runAll(vm);

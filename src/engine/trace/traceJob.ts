@@ -55,6 +55,14 @@ export type TraceJob =
 export interface JobScope {
   /** Aborted when the requester is gone: a queued job is dropped, a running one cancelled. */
   signal?: AbortSignal;
+  /**
+   * The same news without an AbortSignal, read instead of `signal` where present: runs `listener`
+   * once when the requester is gone and returns the function that takes it off, or returns
+   * undefined (registering nothing) when the requester is gone already. The gateway's call context
+   * offers it, so a request whose job runs on the pool makes no AbortSignal (about 3.5 µs with its
+   * listener, on the thread that serves HTTP).
+   */
+  onCancel?(listener: () => void): (() => void) | undefined;
   /** The requester's key (API key id): the pool queues jobs per key and serves keys in turn. */
   clientKey?: string;
   /** The requester's key class (its tier), for the queue depth in /metrics; `internal` when absent. */

@@ -175,6 +175,35 @@ describe('createTracePool', () => {
     await expect(pool.run(answer(), { signal: client.signal })).rejects.toBeInstanceOf(ExecutionCancelledError);
   });
 
+  it('behavior: a scope with onCancel is listened to instead of its signal: waiting, held and running jobs leave when it fires; settled jobs take their listener off', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const listeners = new Set<() => void>();
+    let gone = false;
+    const scope = {
+      clientKey: 'A',
+      get signal(): AbortSignal {
+        throw new Error('the pool read the signal');
+      },
+      onCancel: (listener: () => void) => (gone ? undefined : (listeners.add(listener), () => void listeners.delete(listener))),
+    };
+    // Answered jobs leave nothing behind.
+    expect(await pool.run(answer(100), scope)).toHaveLength(1);
+    expect(listeners.size).toBe(0);
+    const jobs = Array.from({ length: 5 }, () => failure(pool!.run(answer(60_000), scope)));
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 3 });
+    expect(listeners.size).toBe(5);
+    gone = true;
+    for (const listener of [...listeners]) listener();
+    expect(pool.stats()).toMatchObject({ queued: 0, cancelled: 5 });
+    expect(listeners.size).toBe(0);
+    for (const error of await Promise.all(jobs)) expect(error).toBeInstanceOf(ExecutionCancelledError);
+    // The worker drops the held job, stops the running one and stays.
+    expect(await pool.run(answer(100))).toHaveLength(1);
+    await expect(pool.run(answer(), scope)).rejects.toBeInstanceOf(ExecutionCancelledError);
+    expect(pool.stats()).toMatchObject({ workers: 1, replaced: 0 });
+  });
+
   it('behavior: a running job whose signal aborts is cancelled in its worker, which stays (not replaced) and takes the next job', async () => {
     pool = createTracePool({ size: 1, worker: WORKER, workerUrl });
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });

@@ -65,7 +65,7 @@ export interface TracePool {
   /**
    * Runs `job` on a worker; resolves with its JSON texts or rejects with the job's error. The job
    * waits in `scope.clientKey`'s queue (one shared key when absent) and is given up with
-   * ExecutionCancelledError when `scope.signal` aborts.
+   * ExecutionCancelledError when `scope.signal` aborts (or `scope.onCancel` tells so).
    */
   run(job: TraceJob, scope?: JobScope): Promise<string[]>;
   stats(): TracePoolStats;
@@ -79,6 +79,8 @@ interface Pending {
   key: string;
   keyClass: string;
   signal: AbortSignal | undefined;
+  /** Takes the job's cancel listener off its scope (JobScope.onCancel), when it has one. */
+  unwatch: (() => void) | undefined;
   settled: boolean;
   resolve(texts: string[]): void;
   reject(error: Error): void;
@@ -130,6 +132,10 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   let closed = false;
 
   function forget(pending: Pending): void {
+    if (pending.unwatch) {
+      pending.unwatch();
+      pending.unwatch = undefined;
+    }
     const { signal } = pending;
     const set = signal && bySignal.get(signal);
     if (!set) return;
@@ -315,12 +321,21 @@ export function createTracePool(options: TracePoolOptions): TracePool {
   return {
     run(job, scope) {
       if (closed) return Promise.reject(new InternalError(undefined, { details: 'trace pool is closed' }));
-      const signal = scope?.signal;
+      // A scope's onCancel is read instead of its signal (which a call context makes only when asked).
+      const signal = scope?.onCancel ? undefined : scope?.signal;
       if (signal?.aborted) return Promise.reject(new ExecutionCancelledError());
       return new Promise<string[]>((resolve, reject) => {
-        const pending: Pending = { id: nextId++, job, key: scope?.clientKey ?? NO_KEY, keyClass: scope?.keyClass ?? 'internal', signal, settled: false, resolve, reject };
+        const pending: Pending = { id: nextId++, job, key: scope?.clientKey ?? NO_KEY, keyClass: scope?.keyClass ?? 'internal', signal, unwatch: undefined, settled: false, resolve, reject };
+        if (scope?.onCancel) {
+          pending.unwatch = scope.onCancel(() => cancel(pending));
+          if (!pending.unwatch) {
+            reject(new ExecutionCancelledError());
+            return;
+          }
+        }
         const pushed = queue.push(pending.key, pending);
         if (!pushed.ok) {
+          pending.unwatch?.();
           reject(refusal(pushed.reason, pushed.share));
           return;
         }

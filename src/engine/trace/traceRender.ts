@@ -26,7 +26,8 @@ export function needsOfRender(render: TraceRender, budget?: StepBudget): RecordN
       : render.format === 'parityTrace'
         ? { state: false, steps: undefined }
         : needsOfParityTraceTypes(render.types, budget);
-  return budget ? { ...needs, frames: { kind: 'refuse', budget, advice: FRAME_DATA_ADVICE } } : needs;
+  // Not `{ ...needs, frames }`: a key added after a spread is a runtime call on Node 20 (about 0.5 µs).
+  return budget ? { state: needs.state, steps: needs.steps, frames: { kind: 'refuse', budget, advice: FRAME_DATA_ADVICE } } : needs;
 }
 
 /** One transaction's or call's rendered result. */

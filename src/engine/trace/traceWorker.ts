@@ -47,11 +47,17 @@ const calls: CallEnv = {
 /** The job this worker runs (its id and abort controller), and the jobs the pool sent to run next. */
 let running: { id: number; controller: AbortController } | undefined;
 const held: WorkerRequest[] = [];
+/**
+ * Jobs run one at a time and their signal is only read (`aborted`) while they run, so one controller
+ * serves job after job until a cancel aborts it: an AbortSignal costs about 5 µs to make, a few
+ * percent of a traced call.
+ */
+let controller = new AbortController();
 
 function runNext(): void {
   const request = held.shift();
   if (!request) return;
-  const controller = new AbortController();
+  if (controller.signal.aborted) controller = new AbortController();
   running = { id: request.id, controller };
   const reply = (answer: WorkerReply): void => {
     running = undefined;

@@ -219,6 +219,20 @@ describe('fast path', () => {
     expect(t.state.sleeping).toBe(0);
   });
 
+  it('behavior: a client that disconnects cancels a call listening through onCancel (no AbortSignal made)', async () => {
+    const c = new RawClient(t.port);
+    for (let i = 0; i < 30; i++) {
+      c.write(rpcRequest(t.keys.payg, rpcBody('test_sleepOnCancel', [0], i)));
+      expect(JSON.parse((await c.response())!.body)).toMatchObject({ id: i, result: 'slept' });
+    }
+    c.write(rpcRequest(t.keys.payg, rpcBody('test_sleepOnCancel', [10_000])));
+    while (t.state.sleeping === 0) await new Promise((r) => setTimeout(r, 5));
+    c.destroy();
+    const deadline = Date.now() + 2000;
+    while (t.state.sleeping > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(t.state.sleeping).toBe(0);
+  });
+
   it('behavior: error answers that close (415) close the connection', async () => {
     const c = new RawClient(t.port);
     c.write([`POST /v2/${t.keys.enterprise} HTTP/1.1`, 'Host: a', 'Content-Type: text/plain', 'Content-Length: 2', '', '{}'].join('\r\n'));

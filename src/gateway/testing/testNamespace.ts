@@ -31,6 +31,8 @@ export const testSchema = {
   trace_transaction: defineMethod(param('transactionHash', Hash32)),
   test_fail: defineMethod(),
   test_sleep: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
+  /** test_sleep listening through `ctx.onCancel` (as the trace pool does) instead of `ctx.signal`. */
+  test_sleepOnCancel: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
   test_queued: defineMethod(param('ms', z.number().int().min(0).max(60_000))),
   test_overCap: defineMethod(),
   test_big: defineMethod(param('chars', z.number().int().min(0).max(10_000_000))),
@@ -65,6 +67,25 @@ export function createTestTable(state: TestChainState = createTestState()): Meth
             clearTimeout(timer);
             done('aborted');
           });
+        }),
+      test_sleepOnCancel: ([ms], ctx) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            unwatch?.();
+            state.sleeping--;
+            resolve('slept');
+          }, ms);
+          const unwatch = ctx.onCancel?.(() => {
+            clearTimeout(timer);
+            state.sleeping--;
+            resolve('aborted');
+          });
+          if (!unwatch) {
+            clearTimeout(timer);
+            reject(new Error('test_sleepOnCancel needs a context with onCancel that is not cancelled yet'));
+            return;
+          }
+          state.sleeping++;
         }),
       test_queued: ([ms]) => {
         if (state.queued >= state.queueLimit) return Promise.reject(new LimitExceededError(`test queue is full (${state.queueLimit} waiting); retry later`, { beforeWork: true }));

@@ -20,10 +20,13 @@ export const Data = z
   .regex(/^0x([0-9a-fA-F]{2})*$/, { error: 'expected 0x-prefixed even-length hex data' })
   .transform(hexToBytes);
 
+/** What a 32-byte hash string looks like (Hash32's check). */
+export const HASH32_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+
 /** 32-byte hash, lowercase after parsing. */
 export const Hash32 = z
   .string({ error: 'expected a 32-byte hash string' })
-  .regex(/^0x[0-9a-fA-F]{64}$/, { error: 'expected a 32-byte hex hash' })
+  .regex(HASH32_PATTERN, { error: 'expected a 32-byte hex hash' })
   .transform((s) => s.toLowerCase() as Hex);
 
 /** A storage slot: any hex up to 32 bytes (leading zeros allowed, as geth accepts). */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineMethod, optionalParam, param } from './defineMethod.js';
 import { StateOverrideSet, TransactionRequestObject } from './eth.js';
-import { Address, BlockNumberOrTag, BlockTag, Data, Hash32, Quantity } from './primitives.js';
+import { Address, BlockNumberOrTag, BlockTag, Data, HASH32_PATTERN, Hash32, Quantity } from './primitives.js';
 
 export const TraceTypeName = z.enum(['trace', 'stateDiff', 'vmTrace'], {
   error: 'unknown trace type (expected "trace", "stateDiff" or "vmTrace")',
@@ -19,7 +19,8 @@ export const TraceTypes = z
 /** Block number or tag; a 32-byte hash (also a valid hex number) gets a specific refusal. */
 export const ParityBlockParam = z
   .unknown()
-  .refine((value) => !Hash32.safeParse(value).success, {
+  // Hash32's own test, without a failed parse per call (a failed safeParse builds a ZodError).
+  .refine((value) => !(typeof value === 'string' && HASH32_PATTERN.test(value)), {
     error: 'a block hash is not accepted here; pass a block number or a tag such as "latest"',
     abort: true,
   })
