@@ -17,11 +17,12 @@ const countdownCode = (rounds: number): string => `0x62${rounds.toString(16).pad
 const COUNTDOWN = '0x00000000000000000000000000000000000000cd';
 const COUNTDOWN_CODE = countdownCode(24_000); // ~624k gas
 // A countdown one run of which fits in the call timeout with room to spare, while an estimate's
-// search (about 17 such runs) does not: ~3.9M gas on the interpreter (27 ms of CPU a run once the
-// JIT has compiled the loop, so the search needs over 400 ms even on an idle core, while one run
-// fits with 11x to spare), ~624k on ethereumjs (TRACEHOOK_FAST_EVM=0, which runs a few Mgas/s).
+// search (about 17 such runs) does not: 13M gas on the interpreter (40-60 ms of CPU a run once the
+// JIT has compiled the loop, session 11; at 150,000 rounds, 27 ms in session 10, a faster loop let
+// the whole search fit), so the search needs well over 300 ms even on an idle core while one run
+// fits with 5x to spare; ~624k gas on ethereumjs (TRACEHOOK_FAST_EVM=0, which runs a few Mgas/s).
 const LONG_COUNTDOWN = '0x00000000000000000000000000000000000000ce';
-const LONG_COUNTDOWN_CODE = countdownCode(fastCallsEnabled() ? 150_000 : 24_000);
+const LONG_COUNTDOWN_CODE = countdownCode(fastCallsEnabled() ? 500_000 : 24_000);
 const OVERRIDES = { [LOOP]: { code: LOOP_CODE }, [COUNTDOWN]: { code: COUNTDOWN_CODE }, [LONG_COUNTDOWN]: { code: LONG_COUNTDOWN_CODE } };
 // Seconds of looping on either engine (the interpreter runs this loop at 100-300 Mgas/s): far past
 // the timeouts below. Estimates of the loop name it as their gas, as the block's gas limit (30M)

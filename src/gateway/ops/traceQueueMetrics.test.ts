@@ -9,7 +9,8 @@ import { spawnTracehook, type TracehookProcess } from '../../testing/spawnTraceh
 
 const LOOP = '0x00000000000000000000000000000000000000bc';
 // JUMPDEST PUSH1 32 PUSH1 0 KECCAK256 POP PUSH1 0 JUMP: hashes until the timeout (the most CPU per
-// unit of gas, so its 50M gas outlast 400 ms on either engine).
+// unit of gas). The interpreter runs it at about 150 Mgas/s here, so the calls get a billion gas
+// (the service's gas cap raised to match): seconds of work, well past their 400 ms timeout.
 const LOOP_CODE = '0x5b602060002050600056';
 
 /** `name{labels} value` lines of one metric, as label text → value. */
@@ -31,7 +32,7 @@ describe('tracehook_trace_queue_depth and tracehook_trace_workers (real CLI)', (
   });
 
   it('behavior: waiting traces are counted under their key tier; every class has a series', async () => {
-    service = await spawnTracehook({ dataDir: dir, from: 'source', args: ['--trace-workers', '1'] });
+    service = await spawnTracehook({ dataDir: dir, from: 'source', args: ['--trace-workers', '1', '--gas-cap', '1000000000'] });
     const { baseUrl, authToken } = service;
     const created = await fetch(`${baseUrl}/api/keys`, {
       method: 'POST',
@@ -53,7 +54,7 @@ describe('tracehook_trace_queue_depth and tracehook_trace_workers (real CLI)', (
     );
 
     // Five looping calls of 400 ms each on one worker: one runs, four wait.
-    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'debug_traceCall', params: [{ to: LOOP, gas: '0x2faf080' }, 'latest', { tracer: 'callTracer', timeout: '400ms', stateOverrides: { [LOOP]: { code: LOOP_CODE } } }] });
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'debug_traceCall', params: [{ to: LOOP, gas: '0x3b9aca00' }, 'latest', { tracer: 'callTracer', timeout: '400ms', stateOverrides: { [LOOP]: { code: LOOP_CODE } } }] });
     const answers = Array.from({ length: 5 }, (_, i) =>
       fetch(`${baseUrl}/v2/${apiKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call(i)) }).then((r) => r.json() as Promise<{ error?: { message: string } }>),
     );
