@@ -352,6 +352,8 @@ for (const impl of followerTestDatabases) {
         blocks.push({ header: { ...parent, number: `0x${n.toString(16)}`, hash, parentHash: parent.hash }, transactions: [], receipts: [], callFrames: [] });
       }
       source = createMemoryBlockSource({ blocks, call: recordedCall });
+      // A webhook, so every block goes the whole way (with none they pass quietly, in a few tens of ms).
+      await createTestWebhook(db, { type: 'ADDRESS_ACTIVITY', addresses: [b] });
       const f = follower({ startAt: 0n });
       let ticks = 0;
       let longestGapMs = 0;
