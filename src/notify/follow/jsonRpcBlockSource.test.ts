@@ -113,3 +113,41 @@ describe('chain follower over JSON-RPC (real anvil, HTTP delivery)', () => {
     expect(listener.requests.every((r) => r.status === 200)).toBe(true);
   });
 });
+
+describe('JSON-RPC block source, no webhook (real anvil)', () => {
+  let anvil: AnvilProcess;
+  let db: SqlDatabase;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    ({ db, cleanup } = await followerTestDatabases.find((t) => t.name === 'sqlite')!.open());
+  });
+  afterAll(async () => {
+    await cleanup?.();
+    await anvil?.stop();
+  });
+
+  it('behavior: blocks no webhook can want cost the node one header each: no receipts, no traces', async () => {
+    const http = createHttpJsonRpc(anvil.url);
+    const asked: string[] = [];
+    const request: JsonRpcRequest = (method, params) => (asked.push(method), http(method, params));
+    const outbox = createNotifier({ db, pollIntervalMs: 60_000 });
+    const quiet = createChainFollower({ network: 'QUIET', db, source: createJsonRpcBlockSource({ request }), outbox });
+    await quiet.syncOnce();
+    await http('anvil_mine', ['0x3']);
+    asked.length = 0;
+    expect(await quiet.syncOnce()).toMatchObject({ blocks: 3, events: 0 });
+    expect(new Set(asked)).toEqual(new Set(['eth_getBlockByNumber']));
+    const head = (await http('eth_getBlockByNumber', ['latest', false])) as { number: Hex; hash: Hex };
+    expect(quiet.cursor()).toEqual({ number: BigInt(head.number), hash: head.hash.toLowerCase() });
+    await quiet.stop();
+    await outbox.stop();
+  });
+
+  it('error: a header answer about another block is refused, naming what came back', async () => {
+    const http = createHttpJsonRpc(anvil.url);
+    const lying: JsonRpcRequest = async (method, params) => (method === 'eth_getBlockByNumber' ? http(method, ['0x0', false]) : http(method, params));
+    await http('anvil_mine', ['0x1']);
+    await expect(createJsonRpcBlockSource({ request: lying }).headerByNumber!(1n)).rejects.toThrow(/inconsistent data: eth_getBlockByNumber\(0x1\) answered \{"number":"0x0"/);
+  });
+});

@@ -1,6 +1,7 @@
 // BlockSource over an Ethereum node's JSON-RPC API (anvil, geth, reth, a hosted provider): the
 // block by number, then its receipts and callTracer frames by that block's hash, so the three
-// answers always describe the same block even while the node reorganises.
+// answers always describe the same block even while the node reorganises; or, when no webhook can
+// want the block, its header alone.
 import type { Hex } from '../../rpc/hex.js';
 import { hexToBytes } from '../../rpc/hex.js';
 import { RpcError } from '../../rpc/errors.js';
@@ -26,6 +27,7 @@ export interface JsonRpcBlockSourceOptions {
 type RpcFullBlock = RpcBlockHeader & { transactions: RpcTransaction[] };
 
 const METHOD_NOT_FOUND = -32601;
+const HASH = /^0x[0-9a-fA-F]{64}$/;
 
 export function createJsonRpcBlockSource(options: JsonRpcBlockSourceOptions): BlockSource {
   const { request } = options;
@@ -76,6 +78,16 @@ export function createJsonRpcBlockSource(options: JsonRpcBlockSourceOptions): Bl
       if (number < 0n) return undefined;
       const block = (await request('eth_getBlockByNumber', [quantity(number), false])) as RpcBlockHeader | null;
       return block?.hash.toLowerCase() as Hex | undefined;
+    },
+    async headerByNumber(number) {
+      if (number < 0n) return undefined;
+      // The header alone (no receipts, no call frames): what the follower asks when no webhook can want the block.
+      const block = (await request('eth_getBlockByNumber', [quantity(number), false])) as RpcBlockHeader | null;
+      if (!block) return undefined;
+      if (typeof block.number !== 'string' || BigInt(block.number) !== number || !HASH.test(block.hash) || !HASH.test(block.parentHash)) {
+        throw new Error(`block source returned inconsistent data: eth_getBlockByNumber(${quantity(number)}) answered ${JSON.stringify({ number: block.number, hash: block.hash, parentHash: block.parentHash })}`);
+      }
+      return { number, hash: block.hash.toLowerCase() as Hex, parentHash: block.parentHash.toLowerCase() as Hex };
     },
     async blockByNumber(number) {
       if (number < 0n) return undefined;
