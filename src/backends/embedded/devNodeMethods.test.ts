@@ -4,7 +4,7 @@
 // anvil_dropTransaction, gas limit / base fee / coinbase of the next block, signing, access lists,
 // raw encodings and node info.
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Hex, keccak256, numberToHex, recoverMessageAddress, recoverTypedDataAddress, parseTransaction, toRlp, concatHex, fromRlp } from 'viem';
 import { type DevChain, createDevChain } from '../../engine/chain/devChain.js';
 import { makeTempDir } from '../../engine/chain/testing/tempChain.js';
@@ -147,6 +147,8 @@ describe('dev-node methods', () => {
     expect(toEoa).toEqual(anvilToEoa);
     const [toSelf, anvilToSelf] = await both('eth_sendTransaction', [{ from: vault, to: vault, gas: '0x186a0', ...fees, nonce: '0x1' }]);
     expect(toSelf).toEqual(anvilToSelf);
+    // anvil answers before its automined block is in (ours after): its state is compared once it is.
+    await vi.waitFor(async () => expect(((await anvilRpc(anvil.url, 'eth_getTransactionReceipt', [(anvilToSelf as { result: Hex }).result])) as { result: unknown }).result).not.toBeNull(), { timeout: 10_000, interval: 10 });
     for (const [method, params] of [
       ['eth_getTransactionCount', [vault, 'latest']],
       ['eth_getCode', [vault, 'latest']],
