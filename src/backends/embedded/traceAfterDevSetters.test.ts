@@ -5,7 +5,7 @@
 // debug_traceCall with txIndex agree with what the transaction did, in-process, through the trace
 // worker pool, after a restart from the same data dir, and (prestateTracer) with anvil.
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Hex, numberToHex, pad } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { type DevChain, createDevChain } from '../../engine/chain/devChain.js';
@@ -252,6 +252,8 @@ describe('prestateTracer after dev setters: differential against anvil', () => {
       }
       const ours = await rpcResult<Hex>(table, 'eth_sendRawTransaction', [raw]);
       expect(await anvilRpc(anvil.url, 'eth_sendRawTransaction', [raw])).toEqual({ result: ours });
+      // anvil answers before its automined block is in: the next setters must find it mined, as ours do.
+      await vi.waitFor(async () => expect(((await anvilRpc(anvil.url, 'eth_getTransactionReceipt', [ours])) as { result?: unknown }).result).toBeTruthy(), { timeout: 10_000, interval: 10 });
       hashes.push(ours);
     }
   }, 60_000);
