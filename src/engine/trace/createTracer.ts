@@ -238,13 +238,9 @@ export function createTracer(options: TracerOptions): Tracer {
 
   /** Runs `fn` on a pooled VM on `root` inside a checkpoint that is reverted afterwards. */
   function withScratchVm<T>(root: Uint8Array, fn: (vm: VM) => Promise<T>): Promise<T> {
-    return chain.withVm(root, async (vm) => {
-      await vm.stateManager.checkpoint();
-      try {
-        return await fn(vm);
-      } finally {
-        await vm.stateManager.revert();
-      }
+    return withLazyScratchVm(root, async (vm, beforeWrites) => {
+      await beforeWrites();
+      return fn(vm);
     });
   }
 

@@ -137,6 +137,13 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     return appended.size;
   }
 
+  /** Inside a block's transaction: the cursor onto `ref`, its hash kept for reorgs, old hashes pruned now and then. */
+  async function advanceCursor(tx: SqlExecutor, from: BlockRef, ref: BlockRef, nowMs: number): Promise<void> {
+    await store.moveCursor(tx, network, from, ref, nowMs);
+    await store.recordBlock(tx, network, ref);
+    if (ref.number % pruneEvery === 0n) await store.pruneBelow(tx, network, ref.number - retain);
+  }
+
   async function prepare(block: BlockData) {
     const problem = blockDataProblem(block);
     if (problem) throw new Error(`block source returned inconsistent data: ${problem}`);
@@ -162,9 +169,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
       const backfilling = await store.extendBackfills(tx, network, ref.number, now);
       const events = await buildBlockEvents(tx, { network, block, transfers, tokens: tokenInfo, nativeAsset, nativeDecimals, include: (id) => !backfilling.has(id), queries: custom, nowMs: now, logger });
       const n = await appendAndRecord(tx, ref, events);
-      await store.moveCursor(tx, network, from, ref, now);
-      await store.recordBlock(tx, network, ref);
-      if (ref.number % pruneEvery === 0n) await store.pruneBelow(tx, network, ref.number - retain);
+      await advanceCursor(tx, from, ref, now);
       return n;
     });
     cursor = ref;
@@ -181,10 +186,7 @@ export function createChainFollower(options: ChainFollowerOptions): ChainFollowe
     const ref: BlockRef = { number: header.number, hash: header.hash.toLowerCase() as Hex };
     const passed = await db.transaction(async (tx) => {
       if (!(await store.isQuiet(tx, network))) return false;
-      const now = clock.now();
-      await store.moveCursor(tx, network, from, ref, now);
-      await store.recordBlock(tx, network, ref);
-      if (ref.number % pruneEvery === 0n) await store.pruneBelow(tx, network, ref.number - retain);
+      await advanceCursor(tx, from, ref, clock.now());
       return true;
     });
     if (passed) cursor = ref;

@@ -5,6 +5,7 @@
 import type { Hex } from '../../rpc/hex.js';
 import { hexToBytes } from '../../rpc/hex.js';
 import { RpcError } from '../../rpc/errors.js';
+import { HASH32_PATTERN } from '../../rpc/schema/primitives.js';
 import { createJsonRpcClient } from '../../backends/upstream/jsonRpcClient.js';
 import type { BlockData, CallFrame, RpcBlockHeader, RpcReceipt, RpcTransaction } from '../extract/blockData.js';
 import type { BlockSource } from './blockSource.js';
@@ -27,7 +28,6 @@ export interface JsonRpcBlockSourceOptions {
 type RpcFullBlock = RpcBlockHeader & { transactions: RpcTransaction[] };
 
 const METHOD_NOT_FOUND = -32601;
-const HASH = /^0x[0-9a-fA-F]{64}$/;
 
 export function createJsonRpcBlockSource(options: JsonRpcBlockSourceOptions): BlockSource {
   const { request } = options;
@@ -84,7 +84,7 @@ export function createJsonRpcBlockSource(options: JsonRpcBlockSourceOptions): Bl
       // The header alone (no receipts, no call frames): what the follower asks when no webhook can want the block.
       const block = (await request('eth_getBlockByNumber', [quantity(number), false])) as RpcBlockHeader | null;
       if (!block) return undefined;
-      if (typeof block.number !== 'string' || BigInt(block.number) !== number || !HASH.test(block.hash) || !HASH.test(block.parentHash)) {
+      if (typeof block.number !== 'string' || BigInt(block.number) !== number || !HASH32_PATTERN.test(block.hash) || !HASH32_PATTERN.test(block.parentHash)) {
         throw new Error(`block source returned inconsistent data: eth_getBlockByNumber(${quantity(number)}) answered ${JSON.stringify({ number: block.number, hash: block.hash, parentHash: block.parentHash })}`);
       }
       return { number, hash: block.hash.toLowerCase() as Hex, parentHash: block.parentHash.toLowerCase() as Hex };
