@@ -213,6 +213,62 @@ describe('delivery worker over real HTTP (sqlite)', () => {
     expect((await listEvents(db, w.id, { limit: 1 })).items[0]!.status).toBe('succeeded');
     expect(await db.query('SELECT event_id FROM webhook_deliveries WHERE lease_owner IS NOT NULL')).toEqual([]);
   });
+
+  it('behavior: a delivery falling due while a slow claim runs is not slept past (the next wake is searched from the claim\'s time)', async () => {
+    const listener = await listen();
+    const w = await insertTestWebhook(db, listener.url);
+    const clock = createManualClock();
+    const start = clock.now();
+    // Every transaction takes 100 ms of this clock (a loaded store); the event falls due 30 ms in.
+    const slow: SqlDatabase = { ...db, transaction: async (fn) => { const r = await db.transaction(fn); clock.advance(100); return r; } };
+    notifier = createNotifier({ db: slow, clock, pollIntervalMs: 60_000, retryBaseDelayMs: 20, retryMaxDelayMs: 100, fetchTimeoutMs: 2_000 });
+    clock.set(start + 30);
+    await append(notifier, w, 1);
+    clock.set(start);
+    notifier.start();
+    // Without the fix the worker looks for the next due time from start + 100, finds none, and sleeps the 60 s poll.
+    await listener.waitFor((rs) => rs.length === 1, 3_000);
+  });
+
+  it('behavior: a next-wake search that answers late does not replace the timer a newer one set', async () => {
+    const listener = await listen();
+    const w = await insertTestWebhook(db, listener.url);
+    let skewMs = 0;
+    const clock = { now: () => Date.now() + skewMs };
+    // The first search for the next wake-up (idle, nothing scheduled) answers only when released.
+    let searches = 0;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let firstHeld!: () => void;
+    const held = new Promise<void>((r) => (firstHeld = r));
+    let secondDone!: () => void;
+    const secondSearched = new Promise<void>((r) => (secondDone = r));
+    const isSearch = (sql: string) => sql.includes('SELECT MIN(t)');
+    const gated: SqlDatabase = {
+      ...db,
+      query: async (sql, params) => {
+        if (!isSearch(sql)) return db.query(sql, params);
+        const n = ++searches;
+        const rows = await db.query(sql, params);
+        if (n === 1) {
+          firstHeld();
+          await released;
+        } else if (n === 2) setImmediate(secondDone);
+        return rows as never;
+      },
+    };
+    notifier = createNotifier({ db: gated, clock, pollIntervalMs: 60_000, fetchTimeoutMs: 2_000 });
+    notifier.start();
+    await held;
+    skewMs = 100;
+    await append(notifier, w, 1);
+    skewMs = 0;
+    notifier.wake();
+    await secondSearched;
+    release();
+    // Without the fix the first search's answer (nothing scheduled) sets a 60 s timer over the 100 ms one.
+    await listener.waitFor((rs) => rs.length === 1, 3_000);
+  });
 });
 
 describe('delivery worker over real HTTP (postgres)', () => {

@@ -157,17 +157,29 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return p;
   }
 
-  const claim = (limit: number) => claimDeliveries(db, { workerId, nowMs: clock.now(), leaseMs: options.leaseMs, limit });
+  /**
+   * The time the last claim looked at. The next wake-up is searched from there, not from the time
+   * the search runs: a retry or lease falling due while a slow claim ran was in neither query.
+   */
+  let claimedUpTo = clock.now();
+  const claim = (limit: number) => {
+    const nowMs = clock.now();
+    claimedUpTo = nowMs;
+    return claimDeliveries(db, { workerId, nowMs, leaseMs: options.leaseMs, limit });
+  };
+  /** Bumped by every schedule(): an older one still waiting for its query does not set the timer. */
+  let scheduling = 0;
 
   async function schedule(): Promise<void> {
     if (!running) return;
+    const mine = ++scheduling;
     let delay = claimFailures ? Math.min(pollIntervalMs * 2 ** claimFailures, 5_000) : pollIntervalMs;
     // With attempts in flight their completion wakes us; idle, sleep until the next due retry.
     if (inFlight.size === 0 && claimFailures === 0) {
-      const next = await nextWakeAt(db, clock.now()).catch(() => null);
+      const next = await nextWakeAt(db, claimedUpTo).catch(() => null);
       if (next !== null) delay = Math.min(delay, Math.max(0, next - clock.now()));
     }
-    if (!running) return;
+    if (!running || mine !== scheduling) return;
     clearTimeout(timer);
     timer = setTimeout(wake, delay);
   }
