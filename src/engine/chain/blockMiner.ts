@@ -4,7 +4,7 @@
 // included transaction runs with the recorder (frames and logs) and the block's records are staged
 // there until the core commits the block. Transactions run under an execution guard without a
 // deadline (a block must include a transaction's whole run), which only yields to the event loop.
-import { Block, createBlock } from '@ethereumjs/block';
+import { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
@@ -19,6 +19,7 @@ import { createPreparedCommon } from './chainConfig.js';
 import type { MiningSettings } from './miningSettings.js';
 import { reportStateWrites } from './stateKeyIndex.js';
 import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js';
+import { builderBlock, runMinedOnInterpreter } from './fastMinedTransaction.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 
 /**
@@ -135,8 +136,9 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
       withdrawals: core.common.isActivatedEIP(4895) ? [] : undefined,
       blockOpts: { putBlockIntoBlockchain: false },
     });
-    // The recorder reads the block's base fee (gas price) and coinbase: the header being built.
-    const recordingBlock = store && createBlock({ header: { ...headerData, parentHash: parent.hash() } }, { common: vm.common });
+    // The header being built (as the builder passes it to runTx): the interpreter's environment,
+    // and the recorder reads its base fee (gas price) and coinbase.
+    const pendingBlock = builderBlock(builder, vm.common);
     const results: RunTxResult[] = [];
     const included: TypedTransaction[] = [];
     const records: ExecutionRecord[] = [];
@@ -145,10 +147,17 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
     const unguard = installExecutionGuard(vm, MINER_GUARD, 0);
     try {
       for (const tx of transactions) {
-        const recorder = recordingBlock && attachRecorder(vm, MINED_RECORD_NEEDS);
+        const fast = await runMinedOnInterpreter({ vm, builder, tx, block: pendingBlock, record: store !== undefined, yieldEveryMs: MINER_GUARD.yieldEveryMs });
+        if (fast) {
+          results.push(fast.result);
+          included.push(tx);
+          if (fast.record) records.push(fast.record);
+          continue;
+        }
+        const recorder = store && attachRecorder(vm, MINED_RECORD_NEEDS);
         let result: RunTxResult;
         try {
-          await recorder?.start(tx, recordingBlock!);
+          await recorder?.start(tx, pendingBlock);
           result = await builder.addTransaction(tx);
         } catch (error) {
           const refusal = { tx, error: error instanceof Error ? error : new Error(String(error)), retryLater: isBlockGasError(error) };
