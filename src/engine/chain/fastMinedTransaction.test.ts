@@ -69,6 +69,8 @@ async function drive(temp: TempChain, fastEvm: '0' | '1'): Promise<{ blocks: unk
   return { blocks, txs };
 }
 
+const CALL_TRACER = { format: 'geth', request: { tracer: 'callTracer', config: {} } } as const;
+
 describe('mining on the interpreter', () => {
   const temps: TempChain[] = [];
   afterEach(async () => {
@@ -88,4 +90,30 @@ describe('mining on the interpreter', () => {
     expect(mined + handedOver).toBe(fast.txs);
     expect(mined).toBeGreaterThan(fast.txs * 0.6);
   }, 180_000);
+
+  it('error: a create returning code that starts with 0xEF, without the gas for its deposit, is geth\'s invalid code on both engines', async () => {
+    // PUSH1 0xef PUSH0 MSTORE8 PUSH1 32 PUSH0 RETURN: 32 bytes of code starting 0xEF, a 6,400-gas
+    // deposit. geth refuses the prefix before it charges the deposit; ethereumjs charges first.
+    const init = Uint8Array.from([0x60, 0xef, 0x5f, 0x53, 0x60, 0x20, 0x5f, 0xf3]);
+    const texts: string[] = [];
+    for (const fastEvm of ['1', '0'] as const) {
+      process.env.TRACEHOOK_FAST_EVM = fastEvm;
+      const temp = await openTempChain();
+      temps.push(temp);
+      const { chain } = temp;
+      const tracer = createTracer({ chain });
+      const replayer = createTracer({ chain, useMinedRecords: false });
+      const tx = signWithDevKey(chain, 0, { nonce: 0n, gasLimit: 55_000n, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 0n, type: 2, data: init, chainId: chain.common.chainId() });
+      await chain.sendRawTransaction(tx.serialize());
+      const hash = bytesToHex(tx.hash()) as Hex;
+      for (const t of [tracer, replayer]) {
+        const trace = JSON.parse((await t.traceMinedTransaction(hash, 'callTracer', CALL_TRACER)).text) as { error?: string; gasUsed: string };
+        expect(trace).toMatchObject({ error: 'invalid code: must not begin with 0xef', gasUsed: '0xd6d8' });
+        texts.push(JSON.stringify(trace));
+      }
+      tracer.close();
+      replayer.close();
+    }
+    expect(new Set(texts).size).toBe(1);
+  });
 });

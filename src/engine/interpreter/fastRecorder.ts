@@ -140,6 +140,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
         stack: halt?.stack,
         returnDataLength: halt?.returnDataLength,
         returned: halt?.returned ?? false,
+        refusedPrefix: halt?.refusedPrefix,
         isCreate: isCreate(frame.kind),
         precompile: frame.precompile,
         sentry: halt?.op === SSTORE && (halt.gasLeft ?? 0) <= SENTRY_GAS,

@@ -181,11 +181,11 @@ export class Interpreter {
       world.setBalance(from, from.balance - message.value);
     }
     const target = world.get(message.address);
-    const fail = (error: string, returned = false): MessageResult => {
+    const fail = (error: string, returned = false, refusedPrefix = false): MessageResult => {
       world.revert(checkpoint);
       world.refund = refund;
       const failed: MessageResult = { error, gasLeft: 0, output: EMPTY };
-      if (returned && this.hooks) failed.halt = { returned };
+      if (returned && this.hooks) failed.halt = refusedPrefix ? { returned, refusedPrefix } : { returned };
       return failed;
     };
     if (target.nonce > 0n || !world.isEmptyCode(target) || target.baseStorage) return fail(Errors.CREATE_COLLISION);
@@ -199,7 +199,8 @@ export class Interpreter {
       const code = result.output;
       if (code.length > MAX_CODE) return fail(Errors.CODESIZE, true);
       const deposit = code.length * 200;
-      if (deposit > result.gasLeft) return fail(Errors.OUT_OF_GAS, true);
+      // ethereumjs's order (the deposit's gas, then the 0xEF prefix); the recorder reports geth's.
+      if (deposit > result.gasLeft) return fail(Errors.OUT_OF_GAS, true, code[0] === 0xef);
       if (code[0] === 0xef) return fail(Errors.INVALID_BYTECODE, true);
       world.setCode(target, code);
       return { error: undefined, gasLeft: result.gasLeft - deposit, output: code };

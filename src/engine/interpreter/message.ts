@@ -81,6 +81,8 @@ export interface HaltFacts {
   returnDataLength?: number;
   /** A create's code ran to RETURN and the halt came after (its code deposit). */
   returned?: boolean;
+  /** That code starts with 0xEF, which EIP-3541 refuses (geth's error, whatever the deposit's gas). */
+  refusedPrefix?: boolean;
   /** The frame had reached a JUMP, JUMPI or MCOPY (ethereumjs's jump analysis had run). */
   analysed?: boolean;
 }

@@ -54,7 +54,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
   const sm = vm.stateManager;
   const prague = common.isActivatedEIP(7702);
   const pairingGas = common.gteHardfork(Hardfork.Byzantium) ? { base: common.param('bn254PairingGas'), perPair: common.param('bn254PairingWordGas') } : undefined;
-  const frames = createFrameTracker({ frontier: !common.gteHardfork(Hardfork.Homestead), pairingGas, bounds: needs.frames });
+  const frames = createFrameTracker({ frontier: !common.gteHardfork(Hardfork.Homestead), eip3541: common.isActivatedEIP(3541), pairingGas, bounds: needs.frames });
   // EIP-2200's sentry applies from Istanbul on (Constantinople's EIP-1283 had none).
   const sentryGas = common.gteHardfork(Hardfork.Istanbul) ? common.param('sstoreSentryEIP2200Gas') : undefined;
   const state = needs.state ? createStateTracker(sm) : undefined;

@@ -33,6 +33,11 @@ export interface HaltContext {
   returnDataLength: number | undefined;
   /** The interpreter reached RETURN (its own return value is set). */
   returned: boolean;
+  /**
+   * A create returned code starting with 0xEF where EIP-3541 refuses it. geth checks that prefix
+   * before the deposit's gas, ethereumjs after, so a deposit it cannot pay is geth's invalid code.
+   */
+  refusedPrefix?: boolean;
   isCreate: boolean;
   precompile: boolean;
   /** The frame's last SSTORE met the EIP-2200 re-entrancy sentry. */
@@ -47,7 +52,7 @@ export function classifyHalt(error: { error: string } | undefined, ctx: HaltCont
   // A precompile cannot REVERT: ethereumjs's bn254 precompiles report a bad point as "revert".
   if (ctx.precompile && kind !== 'outOfGas') kind = 'precompileFailed';
   if (kind === 'outOfGas' && !ctx.precompile) {
-    if (ctx.isCreate && ctx.returned) kind = 'codeStoreOutOfGas';
+    if (ctx.isCreate && ctx.returned) kind = ctx.refusedPrefix ? 'invalidCodePrefix' : 'codeStoreOutOfGas';
     else if (ctx.opCode === OP.SSTORE && ctx.sentry) kind = 'reentrancySentry';
     else if (ctx.opCode === OP.RETURNDATACOPY && ctx.stack && ctx.returnDataLength !== undefined) {
       const n = ctx.stack.length;

@@ -42,6 +42,8 @@ interface OpenFrame {
 export interface FrameTrackerOptions {
   /** Chainstart rules: a failed code deposit is not an error (geth, `frontier_create_outofstorage`). */
   frontier: boolean;
+  /** EIP-3541 (London on): a create may not deploy code starting with 0xEF. */
+  eip3541: boolean;
   /** BN254 pairing prices, from Byzantium on (a failed pairing call is classified as geth does). */
   pairingGas?: PairingGas;
   /** Bounds on the frames' call data and return data (see FrameBounds). */
@@ -166,6 +168,7 @@ export function createFrameTracker(options: FrameTrackerOptions): FrameTracker {
         stack: runState?.stack?.getStack?.(),
         returnDataLength: runState?.returnBytes?.length,
         returned: runState?.returnValue !== undefined,
+        refusedPrefix: options.eip3541 && runState?.returnValue?.[0] === 0xef,
         isCreate: isCreate(frame.kind),
         precompile: frame.precompile,
         sentry: top.sentry,
