@@ -8,18 +8,16 @@
 // block) returns undefined before anything is written, and the caller runs it on ethereumjs.
 // The builder's bookkeeping fields are reached into here, as the miner pins @ethereumjs/vm exactly
 // (ethereumjsVersions.ts).
-import type { HeaderData } from '@ethereumjs/block';
+import { type Block, type HeaderData, createBlock } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { Bloom, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
-import { type Block, createBlock } from '@ethereumjs/block';
 import type { ExecutionRecord } from '../record/types.js';
 import { callFieldsOf } from '../interpreter/callFields.js';
-import type { FastCallOutcome } from '../interpreter/fastCall.js';
-import { runFastCall } from '../interpreter/fastCall.js';
+import { type FastCallOutcome, runFastCall } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import { runFastRecorded } from '../interpreter/fastTrace.js';
-import { addressBytes, wordBytes } from '../interpreter/words.js';
+import { addressBytes, bytesToBig, wordBytes } from '../interpreter/words.js';
 import { StateMiss, type WorldState } from '../interpreter/worldState.js';
 import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 import { MINED_RECORD_NEEDS } from './minedRecordStore.js';
@@ -95,7 +93,7 @@ async function tryOnInterpreter(options: FastMinedOptions): Promise<FastMined | 
   const coinbase = block.header.coinbase;
   let writes: AccountWrite[];
   try {
-    settleFees(outcome, tx.gasLimit, bytesToBigint(from.bytes), bytesToBigint(coinbase.bytes), baseFee);
+    settleFees(outcome, tx.gasLimit, bytesToBig(from.bytes), bytesToBig(coinbase.bytes), baseFee);
     writes = postStateWrites(outcome.world);
   } catch (error) {
     // The settlement read an account the run never loaded: ethereumjs answers instead.
@@ -139,10 +137,6 @@ async function tryOnInterpreter(options: FastMinedOptions): Promise<FastMined | 
 /** The block the builder's transactions run in (its header data as addTransaction passes it to runTx). */
 export function builderBlock(builder: BlockBuilder, common: VM['common']): Block {
   return createBlock({ header: (builder as unknown as BuilderTotals).headerData }, { common });
-}
-
-function bytesToBigint(bytes: Uint8Array): bigint {
-  return BigInt('0x' + Buffer.from(bytes).toString('hex'));
 }
 
 /** runTx's end of a transaction on the run's world: the unused gas back to the sender, the tip to the coinbase. */
