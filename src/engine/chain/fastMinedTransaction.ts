@@ -14,7 +14,7 @@ import { Account, Address, bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { Bloom, type BlockBuilder, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { ExecutionRecord } from '../record/types.js';
 import { callFieldsOf } from '../interpreter/callFields.js';
-import { type FastCallOutcome, runFastCall } from '../interpreter/fastCall.js';
+import { type FastCallOutcome, runFastCall, settleFees } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import { runFastRecorded } from '../interpreter/fastTrace.js';
 import { addressBytes, bytesToBig, wordBytes } from '../interpreter/words.js';
@@ -74,6 +74,7 @@ async function tryOnInterpreter(options: FastMinedOptions): Promise<FastMined | 
   const gasLimit = block.header.gasLimit;
   if (tx.gasLimit > gasLimit - totals.gasUsed) return undefined;
   const from = tx.getSenderAddress();
+  // runTx refuses a nonce other than the sender's (the run itself does not look): refused here before any run.
   if (((await state.peekAccount(from))?.nonce ?? 0n) !== tx.nonce) return undefined;
 
   const fields = callFieldsOf(tx);
@@ -139,15 +140,6 @@ export function builderBlock(builder: BlockBuilder, common: VM['common']): Block
   return createBlock({ header: (builder as unknown as BuilderTotals).headerData }, { common });
 }
 
-/** runTx's end of a transaction on the run's world: the unused gas back to the sender, the tip to the coinbase. */
-function settleFees(outcome: FastCallOutcome, txGasLimit: bigint, from: bigint, coinbase: bigint, baseFee: bigint): void {
-  const world = outcome.world;
-  const sender = world.get(from);
-  world.setBalance(sender, sender.balance + (txGasLimit - outcome.gasUsed) * outcome.gasPrice);
-  const miner = world.get(coinbase);
-  world.setBalance(miner, miner.balance + outcome.gasUsed * (outcome.gasPrice - baseFee));
-}
-
 /**
  * The writes that turn the base state into the run's post-state: an account created and destroyed
  * in the run, or written and left empty (EIP-161), is deleted when it existed; any other account
@@ -157,13 +149,11 @@ function postStateWrites(world: WorldState): AccountWrite[] {
   const writes: AccountWrite[] = [];
   for (const account of world.touched()) {
     const a = account.address;
-    const written = world.written.has(a);
     const created = world.created.has(a);
-    if (!written && !created && account.storage.size === 0) continue;
+    if (!world.written.has(a) && !created && account.storage.size === 0) continue;
     const address = new Address(addressBytes(a));
     const existed = world.baseAccount(a) !== undefined;
-    const exists = world.destructed.has(a) && created ? false : written ? !world.isEmpty(account) : existed;
-    if (!exists) {
+    if (!world.existsAfter(a)) {
       if (existed) writes.push({ kind: 'delete', address });
       continue;
     }

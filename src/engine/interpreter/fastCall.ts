@@ -183,6 +183,18 @@ export function unsupportedReason(vm: VM, tx: CallFields): string | undefined {
   return undefined;
 }
 
+/**
+ * runTx's end of a transaction on the run's world: the unused gas back to the sender, the tip to
+ * the coinbase (for a post-state: a traced call's, or a mined transaction's).
+ */
+export function settleFees(outcome: FastCallOutcome, gasLimit: bigint, from: bigint, coinbase: bigint, baseFee: bigint): void {
+  const world = outcome.world;
+  const sender = world.get(from);
+  world.setBalance(sender, sender.balance + (gasLimit - outcome.gasUsed) * outcome.gasPrice);
+  const miner = world.get(coinbase);
+  world.setBalance(miner, miner.balance + outcome.gasUsed * (outcome.gasPrice - baseFee));
+}
+
 /** Calls this thread answered on the interpreter, and calls it handed to ethereumjs. */
 export const fastCallStats = { answered: 0, handedOver: 0 };
 

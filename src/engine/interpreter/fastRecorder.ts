@@ -258,11 +258,8 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
 
   function postOf(address: bigint): AccountState | undefined {
     const w = world!;
-    if (w.destructed.has(address) && w.created.has(address)) return undefined;
+    if (!w.existsAfter(address)) return undefined;
     const account = w.get(address);
-    // EIP-161: an account the transaction wrote to that is left empty is deleted.
-    const exists = w.written.has(address) ? !w.isEmpty(account) : w.baseAccount(address) !== undefined;
-    if (!exists) return undefined;
     return { balance: account.balance, nonce: account.nonce, code: w.code(account), codeHash: Uint8Array.from(w.codeHash(account)) };
   }
 

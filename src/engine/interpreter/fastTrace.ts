@@ -10,7 +10,7 @@ import { type Address, bigIntToBytes, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { ExecutionRecord, RecordNeeds, StepBudget } from '../record/types.js';
 import type { CallFields } from './callFields.js';
-import { type FastCallOutcome, fastCallStats, runFastCall, unsupportedReason } from './fastCall.js';
+import { type FastCallOutcome, fastCallStats, runFastCall, settleFees, unsupportedReason } from './fastCall.js';
 import { createFastRecorder } from './fastRecorder.js';
 import type { OpcodeTable } from './fastStepRecorder.js';
 import { type ReplayBudget, createReplayBudget } from './replayBudget.js';
@@ -109,13 +109,7 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<FastTr
   if (!outcome) return handOver();
   const world = outcome.world;
   try {
-    if (needs.state) {
-      // runTx's end of a transaction: the unused gas back to the sender, the tip to the coinbase.
-      const sender = world.get(from);
-      world.setBalance(sender, sender.balance + (tx.gasLimit - outcome.gasUsed) * outcome.gasPrice);
-      const miner = world.get(coinbase);
-      world.setBalance(miner, miner.balance + outcome.gasUsed * (outcome.gasPrice - (block.header.baseFeePerGas ?? 0n)));
-    }
+    if (needs.state) settleFees(outcome, tx.gasLimit, from, coinbase, block.header.baseFeePerGas ?? 0n);
     const record = recorder.finish({ world, gasUsed: outcome.gasUsed, gasPrice: outcome.gasPrice, gasLimit: tx.gasLimit, intrinsicGas: outcome.intrinsicGas, value: tx.value, hardfork: common.hardfork() });
     return { record, outcome };
   } catch (error) {

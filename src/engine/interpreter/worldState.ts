@@ -197,6 +197,15 @@ export class WorldState {
     return this.base.account(address);
   }
 
+  /**
+   * Whether the account exists once the transaction ends: one created and destroyed in it does not
+   * (EIP-6780), one it wrote to exists unless left empty (EIP-161), any other as it was in the base.
+   */
+  existsAfter(address: bigint): boolean {
+    if (this.destructed.has(address) && this.created.has(address)) return false;
+    return this.written.has(address) ? !this.isEmpty(this.get(address)) : this.baseAccount(address) !== undefined;
+  }
+
   /** The base's code of an account that exists there. */
   baseCode(address: bigint, codeHash: Uint8Array): Uint8Array {
     return equal32(codeHash, KECCAK_EMPTY) ? EMPTY : this.base.code(address);
