@@ -84,7 +84,7 @@ describe('data dir modes (real CLI)', () => {
     });
     expect(created.status).toBe(200);
     const live = modes(dataDir);
-    expect(Object.keys(live).sort()).toEqual(['.', 'LOCK', 'chain.sqlite', 'chain.sqlite-shm', 'chain.sqlite-wal', 'secrets.json', 'service.sqlite', 'service.sqlite-shm', 'service.sqlite-wal']);
+    expect(Object.keys(live).sort()).toEqual(['.', 'LOCK', 'chain.journal', 'chain.sqlite', 'chain.sqlite-shm', 'chain.sqlite-wal', 'secrets.json', 'service.sqlite', 'service.sqlite-shm', 'service.sqlite-wal']);
     expect(live).toEqual(Object.fromEntries(Object.keys(live).map((f) => [f, f === '.' ? '700' : '600'])));
     await first.kill('SIGKILL');
 

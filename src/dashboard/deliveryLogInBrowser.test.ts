@@ -79,6 +79,8 @@ describe('delivery log in Chromium', { timeout: 60_000 }, () => {
     // The event opened above stays open across filters.
     expect(await eventRows.first().getByRole('button', { expanded: true }).count()).toBe(1);
     const attempts = h.page.getByTestId('event-detail').getByTestId('attempt');
+    // A failed event has at least one attempt: count them once the reopened detail has loaded them.
+    await expect.poll(() => attempts.count()).toBeGreaterThan(0);
     const before = await attempts.count();
     await eventRows.first().getByRole('button', { name: 'Replay' }).click();
     await expect.poll(() => attempts.first().textContent(), { timeout: 15_000 }).toMatch(/HTTP 200.*succeeded/);

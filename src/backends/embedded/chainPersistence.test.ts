@@ -3,6 +3,8 @@
 // must leave every persisted block with its receipts, index entries and state.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DevChain, createDevChain } from '../../engine/chain/devChain.js';
@@ -18,7 +20,7 @@ afterEach(async () => {
 });
 
 /** Starts the writer and resolves once it printed a line matching `until`; then SIGKILLs it. */
-async function runWriterUntilKilled(dataDir: string, mode: 'scenario' | 'burst', until: (line: string) => boolean): Promise<string[]> {
+async function runWriterUntilKilled(dataDir: string, mode: 'scenario' | 'burst' | 'journaled', until: (line: string) => boolean, onLine?: (line: string) => void): Promise<string[]> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WRITER, dataDir, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
@@ -32,6 +34,7 @@ async function runWriterUntilKilled(dataDir: string, mode: 'scenario' | 'burst',
       buffered = parts.pop()!;
       for (const line of parts) {
         lines.push(line);
+        onLine?.(line);
         if (until(line)) {
           child.kill('SIGKILL');
           resolve();
@@ -44,6 +47,29 @@ async function runWriterUntilKilled(dataDir: string, mode: 'scenario' | 'burst',
   });
   await exited;
   return lines;
+}
+
+/** Every block above the scenario's holds one burst transaction, complete, in nonce order (returns the head). */
+async function expectCompleteBurst(chain: DevChain): Promise<bigint> {
+  const scenarioBlocks = 5n;
+  const head = chain.headNumber();
+  const burster = chain.accounts[7]!.address;
+  let logs = 0;
+  for (let n = 1n; n <= head; n++) {
+    const block = (await chain.getBlockByNumber(n))!;
+    expect(block.transactions).toHaveLength(1);
+    const receipts = await chain.getReceipts(block.hash());
+    expect(receipts).toHaveLength(1);
+    logs += receipts[0]!.logs.length;
+    const located = await chain.getTransaction(block.transactions[0]!.hash());
+    expect(located?.block.header.number).toBe(n);
+    const state = await chain.stateAt(block);
+    expect((await state.getAccount(burster))?.nonce ?? 0n).toBe(n > scenarioBlocks ? n - scenarioBlocks : 0n);
+  }
+  const burstCalls = (head - scenarioBlocks + 1n) / 3n;
+  expect(BigInt((await chain.getLogs({ fromBlock: 0n, toBlock: head })).length)).toBe(3n + burstCalls);
+  expect(BigInt(logs)).toBe(3n + burstCalls);
+  return head;
 }
 
 async function reopen(dataDir: string): Promise<DevChain> {
@@ -84,26 +110,48 @@ describe('persistence', () => {
     expect(lines).toContain('ready');
     const chain = await reopen(dataDir);
     const scenarioBlocks = 5n;
-    const head = chain.headNumber();
+    const head = await expectCompleteBurst(chain);
     expect(head).toBeGreaterThanOrEqual(scenarioBlocks + 40n);
-    const burster = chain.accounts[7]!.address;
-    let logs = 0;
-    for (let n = 1n; n <= head; n++) {
-      const block = (await chain.getBlockByNumber(n))!;
-      expect(block.transactions).toHaveLength(1);
-      const receipts = await chain.getReceipts(block.hash());
-      expect(receipts).toHaveLength(1);
-      logs += receipts[0]!.logs.length;
-      const located = await chain.getTransaction(block.transactions[0]!.hash());
-      expect(located?.block.header.number).toBe(n);
-      const state = await chain.stateAt(block);
-      expect((await state.getAccount(burster))?.nonce ?? 0n).toBe(n > scenarioBlocks ? n - scenarioBlocks : 0n);
-    }
-    const burstCalls = (head - scenarioBlocks + 1n) / 3n;
-    expect(BigInt((await chain.getLogs({ fromBlock: 0n, toBlock: head })).length)).toBe(3n + burstCalls);
-    expect(BigInt(logs)).toBe(3n + burstCalls);
     const counter = (await chain.getReceipts((await chain.getBlockByNumber(1n))!.hash()))[0]!.contractAddress!;
     await chain.sendRawTransaction(burstTransaction(chain, head - scenarioBlocks, counter));
     expect(chain.headNumber()).toBe(head + 1n);
+  });
+
+  it('behavior: transactions acknowledged before their blocks were written survive a SIGKILL (the journal mines them again on reopen)', async () => {
+    const dataDir = makeTempDir();
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // A connection of this process holds SQLite's write lock from the moment the scenario is in:
+    // the writer thread cannot write the burst's blocks, while the sends keep being answered.
+    let blocker: Database.Database | undefined;
+    cleanups.push(() => {
+      blocker?.close();
+    });
+    let writtenAtKill = -1n;
+    const lines = await runWriterUntilKilled(
+      dataDir,
+      'journaled',
+      (line) => line === 'acknowledged 40',
+      (line) => {
+        if (line === 'ready') {
+          blocker = new Database(join(dataDir, 'chain.sqlite'));
+          blocker.exec('BEGIN IMMEDIATE');
+        }
+        if (line === 'acknowledged 40') writtenAtKill = BigInt((blocker!.prepare('SELECT MAX(number) AS n FROM canonical').get() as { n: number }).n);
+      },
+    );
+    expect(lines).toContain('acknowledged 40');
+    blocker!.exec('ROLLBACK');
+    blocker!.close();
+    blocker = undefined;
+    const scenarioBlocks = 5n;
+    // Most of the 40 were acknowledged and never written.
+    expect(writtenAtKill).toBeLessThan(scenarioBlocks + 20n);
+    const chain = await reopen(dataDir);
+    const head = await expectCompleteBurst(chain);
+    expect(head).toBeGreaterThanOrEqual(scenarioBlocks + 40n);
+    // The journal was emptied once its transactions were written: a second reopen mines nothing.
+    await chain.close();
+    const again = await reopen(dataDir);
+    expect(again.headNumber()).toBe(head);
   });
 });

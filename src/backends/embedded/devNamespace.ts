@@ -13,6 +13,7 @@ import { evm_revert } from './evm_revert.js';
 import { evm_setNextBlockTimestamp } from './evm_setNextBlockTimestamp.js';
 import { evm_snapshot } from './evm_snapshot.js';
 import { type Namespace, defineNamespace } from './methodTable.js';
+import { chainReadGate } from './chainReadGate.js';
 
 export function createDevNamespace(deps: ChainMethodDeps): Namespace<typeof evmSchema> {
   const setBalance = anvil_setBalance(deps);
@@ -20,21 +21,24 @@ export function createDevNamespace(deps: ChainMethodDeps): Namespace<typeof evmS
   const setNonce = anvil_setNonce(deps);
   const setStorageAt = anvil_setStorageAt(deps);
   const mine = anvil_mine(deps);
-  return defineNamespace(evmSchema, {
-    evm_mine: evm_mine(deps),
-    evm_snapshot: evm_snapshot(deps),
-    evm_revert: evm_revert(deps),
-    evm_setNextBlockTimestamp: evm_setNextBlockTimestamp(deps),
-    anvil_mine: mine,
-    hardhat_mine: mine,
-    anvil_setBalance: setBalance,
-    hardhat_setBalance: setBalance,
-    anvil_setCode: setCode,
-    hardhat_setCode: setCode,
-    anvil_setNonce: setNonce,
-    hardhat_setNonce: setNonce,
-    anvil_setStorageAt: setStorageAt,
-    hardhat_setStorageAt: setStorageAt,
-    ...createDevSettingHandlers(deps),
-  });
+  return {
+    ...defineNamespace(evmSchema, {
+      evm_mine: evm_mine(deps),
+      evm_snapshot: evm_snapshot(deps),
+      evm_revert: evm_revert(deps),
+      evm_setNextBlockTimestamp: evm_setNextBlockTimestamp(deps),
+      anvil_mine: mine,
+      hardhat_mine: mine,
+      anvil_setBalance: setBalance,
+      hardhat_setBalance: setBalance,
+      anvil_setCode: setCode,
+      hardhat_setCode: setCode,
+      anvil_setNonce: setNonce,
+      hardhat_setNonce: setNonce,
+      anvil_setStorageAt: setStorageAt,
+      hardhat_setStorageAt: setStorageAt,
+      ...createDevSettingHandlers(deps),
+    }),
+    gate: chainReadGate(deps.chain),
+  };
 }

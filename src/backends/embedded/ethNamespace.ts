@@ -41,6 +41,7 @@ import { eth_sendRawTransaction } from './eth_sendRawTransaction.js';
 import { eth_sendTransaction } from './eth_sendTransaction.js';
 import { eth_syncing } from './eth_syncing.js';
 import { type Namespace, defineNamespace } from './methodTable.js';
+import { chainReadGate } from './chainReadGate.js';
 
 const chainSchema = { ...ethSchema, ...filterSchema, ...subscriptionSchema, ...signingSchema, ...txpoolSchema, ...rawDataSchema };
 
@@ -50,40 +51,43 @@ const chainSchema = { ...ethSchema, ...filterSchema, ...subscriptionSchema, ...s
  */
 export function createEthNamespace(deps: ChainMethodDeps): Namespace<typeof chainSchema> {
   const filters = deps.filters ?? createChainFilters(deps.chain);
-  return defineNamespace(chainSchema, {
-    ...createFilterHandlers(deps, filters),
-    ...createSubscriptionHandlers(filters),
-    ...createSigningHandlers(deps),
-    ...createTxpoolHandlers(deps),
-    ...createRawDataHandlers(deps),
-    eth_createAccessList: eth_createAccessList(deps),
-    eth_blobBaseFee: eth_blobBaseFee(deps),
-    eth_chainId: eth_chainId(deps),
-    eth_blockNumber: eth_blockNumber(deps),
-    eth_accounts: eth_accounts(deps),
-    eth_coinbase: eth_coinbase(deps),
-    eth_syncing: eth_syncing(),
-    eth_gasPrice: eth_gasPrice(deps),
-    eth_maxPriorityFeePerGas: eth_maxPriorityFeePerGas(deps),
-    eth_getBalance: eth_getBalance(deps),
-    eth_getCode: eth_getCode(deps),
-    eth_getTransactionCount: eth_getTransactionCount(deps),
-    eth_getStorageAt: eth_getStorageAt(deps),
-    eth_getProof: eth_getProof(deps),
-    eth_call: eth_call(deps),
-    eth_estimateGas: eth_estimateGas(deps),
-    eth_feeHistory: eth_feeHistory(deps),
-    eth_sendRawTransaction: eth_sendRawTransaction(deps),
-    eth_sendTransaction: eth_sendTransaction(deps),
-    eth_getTransactionByHash: eth_getTransactionByHash(deps),
-    eth_getTransactionReceipt: eth_getTransactionReceipt(deps),
-    eth_getTransactionByBlockNumberAndIndex: eth_getTransactionByBlockNumberAndIndex(deps),
-    eth_getTransactionByBlockHashAndIndex: eth_getTransactionByBlockHashAndIndex(deps),
-    eth_getBlockByNumber: eth_getBlockByNumber(deps),
-    eth_getBlockByHash: eth_getBlockByHash(deps),
-    eth_getBlockTransactionCountByNumber: eth_getBlockTransactionCountByNumber(deps),
-    eth_getBlockTransactionCountByHash: eth_getBlockTransactionCountByHash(deps),
-    eth_getBlockReceipts: eth_getBlockReceipts(deps),
-    eth_getLogs: eth_getLogs(deps),
-  });
+  return {
+    ...defineNamespace(chainSchema, {
+      ...createFilterHandlers(deps, filters),
+      ...createSubscriptionHandlers(filters),
+      ...createSigningHandlers(deps),
+      ...createTxpoolHandlers(deps),
+      ...createRawDataHandlers(deps),
+      eth_createAccessList: eth_createAccessList(deps),
+      eth_blobBaseFee: eth_blobBaseFee(deps),
+      eth_chainId: eth_chainId(deps),
+      eth_blockNumber: eth_blockNumber(deps),
+      eth_accounts: eth_accounts(deps),
+      eth_coinbase: eth_coinbase(deps),
+      eth_syncing: eth_syncing(),
+      eth_gasPrice: eth_gasPrice(deps),
+      eth_maxPriorityFeePerGas: eth_maxPriorityFeePerGas(deps),
+      eth_getBalance: eth_getBalance(deps),
+      eth_getCode: eth_getCode(deps),
+      eth_getTransactionCount: eth_getTransactionCount(deps),
+      eth_getStorageAt: eth_getStorageAt(deps),
+      eth_getProof: eth_getProof(deps),
+      eth_call: eth_call(deps),
+      eth_estimateGas: eth_estimateGas(deps),
+      eth_feeHistory: eth_feeHistory(deps),
+      eth_sendRawTransaction: eth_sendRawTransaction(deps),
+      eth_sendTransaction: eth_sendTransaction(deps),
+      eth_getTransactionByHash: eth_getTransactionByHash(deps),
+      eth_getTransactionReceipt: eth_getTransactionReceipt(deps),
+      eth_getTransactionByBlockNumberAndIndex: eth_getTransactionByBlockNumberAndIndex(deps),
+      eth_getTransactionByBlockHashAndIndex: eth_getTransactionByBlockHashAndIndex(deps),
+      eth_getBlockByNumber: eth_getBlockByNumber(deps),
+      eth_getBlockByHash: eth_getBlockByHash(deps),
+      eth_getBlockTransactionCountByNumber: eth_getBlockTransactionCountByNumber(deps),
+      eth_getBlockTransactionCountByHash: eth_getBlockTransactionCountByHash(deps),
+      eth_getBlockReceipts: eth_getBlockReceipts(deps),
+      eth_getLogs: eth_getLogs(deps),
+    }),
+    gate: chainReadGate(deps.chain),
+  };
 }

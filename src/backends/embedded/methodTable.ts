@@ -66,6 +66,20 @@ export type HandlersFor<S extends Record<string, MethodSpec>> = { [K in keyof S]
 export interface MethodEntry {
   spec: MethodSpec;
   handler: (params: never, ctx: RpcContext) => unknown;
+  /** Waited for before the handler runs (see {@link MethodGate}). */
+  gate?: () => Promise<void> | undefined;
+}
+
+/**
+ * What a namespace's handlers wait for before they run: the embedded chain answers
+ * eth_sendRawTransaction once its block is mined and the transaction journaled, before the block is
+ * written; every other method waits for the writes acknowledged so far, so a client reads what it
+ * was told was sent (chainReadGate.ts).
+ */
+export interface MethodGate {
+  wait(): Promise<void> | undefined;
+  /** Methods that do not wait. */
+  exempt: ReadonlySet<string>;
 }
 
 export type MethodTable = ReadonlyMap<string, MethodEntry>;
@@ -73,12 +87,14 @@ export type MethodTable = ReadonlyMap<string, MethodEntry>;
 export interface Namespace<S extends Record<string, MethodSpec>> {
   schema: S;
   handlers: HandlersFor<S>;
+  gate?: MethodGate;
 }
 
 /** Any namespace, whatever its methods: handlers take `never` so every concrete handler fits. */
 export interface AnyNamespace {
   schema: Record<string, MethodSpec>;
   handlers: Record<string, (params: never, ctx: RpcContext) => unknown>;
+  gate?: MethodGate;
 }
 
 /** Builds a method table from namespaces; later namespaces override earlier ones for the same name. */
@@ -86,15 +102,16 @@ export function createMethodTable(...namespaces: AnyNamespace[]): MethodTable {
   const table = new Map<string, MethodEntry>();
   for (const ns of namespaces) {
     for (const name of Object.keys(ns.schema)) {
-      table.set(name, { spec: ns.schema[name]!, handler: ns.handlers[name] as MethodEntry['handler'] });
+      const gate = ns.gate && !ns.gate.exempt.has(name) ? ns.gate.wait : undefined;
+      table.set(name, { spec: ns.schema[name]!, handler: ns.handlers[name] as MethodEntry['handler'], gate });
     }
   }
   return table;
 }
 
 /** Typed helper so a namespace literal keeps its schema's method names. */
-export function defineNamespace<S extends Record<string, MethodSpec>>(schema: S, handlers: HandlersFor<S>): Namespace<S> {
-  return { schema, handlers };
+export function defineNamespace<S extends Record<string, MethodSpec>>(schema: S, handlers: HandlersFor<S>, gate?: MethodGate): Namespace<S> {
+  return { schema, handlers, gate };
 }
 
 /** Validates params and runs the handler; unknown methods throw MethodNotFoundError. */
@@ -102,5 +119,7 @@ export async function callMethod(table: MethodTable, method: string, rawParams: 
   const entry = table.get(method);
   if (!entry) throw new MethodNotFoundError(method);
   const params = parseParams(method, entry.spec, rawParams);
+  const wait = entry.gate?.();
+  if (wait !== undefined) await wait;
   return await (entry.handler as (p: unknown, c: RpcContext) => unknown)(params, ctx);
 }

@@ -92,7 +92,7 @@ export interface BlockMinerOptions {
 
 /** Base fee of the block after the head: a dev override (anvil_setNextBlockBaseFeePerGas) or the 1559 rule. */
 export function pendingBaseFee(core: ChainCore, settings: Pick<MiningSettings, 'nextBaseFeeWei'> | undefined): bigint {
-  return settings?.nextBaseFeeWei ?? nextBaseFee(core.head(), core.config.baseFeeWei);
+  return settings?.nextBaseFeeWei ?? nextBaseFee(core.tip(), core.config.baseFeeWei);
 }
 
 /** Creates the miner over the core's persistent state. */
@@ -100,7 +100,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
   const store = options.records;
   // The headers and blocks the builder constructs copy the VM's Common: a prepared one spares
   // each of them the parameter merge.
-  const createMinerVm = async (): Promise<VM> => core.createVmOn(reportStateWrites(await core.openState(core.workingRoot(), 'persistent'), core.stateKeys), createPreparedCommon(core.common));
+  const createMinerVm = async (): Promise<VM> => core.createVmOn(reportStateWrites(await core.openState(core.tipRoot(), 'persistent'), core.stateKeys), createPreparedCommon(core.common));
   let vm: VM = await createMinerVm();
   const settings = options.settings ?? { gasLimit: core.config.gasLimit, coinbase: hexToBytes(core.config.coinbase as `0x${string}`), nextBaseFeeWei: undefined };
 
@@ -116,9 +116,9 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
    * without it.
    */
   async function attempt(transactions: readonly TypedTransaction[], timestampSec: bigint): Promise<BuiltBlock | SkippedTransaction> {
-    const preStateRoot = core.workingRoot();
+    const preStateRoot = core.tipRoot();
     await syncToWorkingRoot(preStateRoot);
-    const parent = core.head();
+    const parent = core.tip();
     const baseFee = pendingBaseFee(core, settings);
     const number = parent.header.number + 1n;
     const headerData = {
@@ -218,7 +218,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
     },
     reset,
     async workingState() {
-      await syncToWorkingRoot(core.workingRoot());
+      await syncToWorkingRoot(core.tipRoot());
       return vm.stateManager as MerkleStateManager;
     },
   };

@@ -3,8 +3,10 @@
 // built on when dev setters made it differ from the parent's, the senders' public keys the miner
 // recovered (so a block read back never recovers them again: about 300 µs per transaction, the
 // largest single cost of a cold replay), and a small meta table (head, working state root).
-// Callers group writes in one `db.transaction` with the trie flush.
+// Callers group writes in one `db.transaction` with the trie flush, or record a mined block's writes
+// for the chain's writer thread (chainWriter.ts).
 import type { Database, Statement } from 'better-sqlite3';
+import { type SqlWrites, directWrites } from '../../store/sqlite/sqlWrites.js';
 import { type Block, type BlockHeader, createBlockFromRLP, createBlockHeaderFromBytesArray } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import type { Common } from '@ethereumjs/common';
@@ -39,7 +41,8 @@ export interface LogQuery {
 
 export interface BlockStore {
   getMeta(key: string): Uint8Array | undefined;
-  setMeta(key: string, value: Uint8Array): void;
+  /** Writes now, or into `writes` (see putCanonicalBlock). */
+  setMeta(key: string, value: Uint8Array, writes?: SqlWrites): void;
   canonicalHash(number: bigint): Uint8Array | undefined;
   getBlockByHash(hash: Uint8Array): Block | undefined;
   /** The header of a stored block, without decoding its transactions unless the block is decoded already. */
@@ -49,8 +52,15 @@ export interface BlockStore {
   /**
    * Stores a block with its receipts and makes it canonical at its number. `preStateRoot` is the
    * root the miner built it on; it is kept only when it differs from the parent's state root.
+   * With `writes`, the rows go there (another connection writes them later): until
+   * {@link BlockStore.written} or {@link BlockStore.unwritten} names the block, its transactions'
+   * locations are kept in memory, and its decoded block and receipts stay in the caches as usual.
    */
-  putCanonicalBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot?: Uint8Array): void;
+  putCanonicalBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot?: Uint8Array, writes?: SqlWrites): void;
+  /** The rows of a block put with `writes` are in the database now. */
+  written(block: Block): void;
+  /** The rows of a block put with `writes` were not written: it leaves the caches too. */
+  unwritten(block: Block): void;
   /**
    * State root `block` was built on: the stored one (dev setters ran after its parent), else its
    * parent's state root; undefined for a block whose parent is not stored (genesis).
@@ -88,6 +98,18 @@ CREATE TABLE IF NOT EXISTS pre_state_roots (hash BLOB PRIMARY KEY, root BLOB NOT
 CREATE TABLE IF NOT EXISTS sender_keys (hash BLOB PRIMARY KEY, keys BLOB NOT NULL) WITHOUT ROWID;
 `;
 
+/** The writes of a stored block (run on this store's connection, or recorded for another). */
+const WRITE = {
+  meta: 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  block: 'INSERT OR REPLACE INTO blocks (hash, number, rlp, receipts) VALUES (?, ?, ?, ?)',
+  canonical: 'INSERT OR REPLACE INTO canonical (number, hash) VALUES (?, ?)',
+  tx: 'INSERT OR REPLACE INTO transactions (hash, block_number, idx) VALUES (?, ?, ?)',
+  log: 'INSERT OR REPLACE INTO logs (block_number, log_index, address, topic0, topic1, topic2, topic3) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  preStateRoot: 'INSERT OR REPLACE INTO pre_state_roots (hash, root) VALUES (?, ?)',
+  noPreStateRoot: 'DELETE FROM pre_state_roots WHERE hash = ?',
+  senderKeys: 'INSERT OR REPLACE INTO sender_keys (hash, keys) VALUES (?, ?)',
+} as const;
+
 /** Bytes of an uncompressed secp256k1 public key without its prefix (ethereumjs's senderPubKey). */
 const KEY_BYTES = 64;
 
@@ -115,7 +137,6 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   db.exec(SCHEMA);
   const q = {
     getMeta: db.prepare('SELECT value FROM meta WHERE key = ?') as Statement<[string], { value: Buffer }>,
-    setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     canonical: db.prepare('SELECT hash FROM canonical WHERE number = ?') as Statement<[bigint], { hash: Buffer }>,
     highest: db.prepare('SELECT MAX(number) AS n FROM canonical') as Statement<[], { n: bigint | null }>,
     blockRlp: db.prepare('SELECT rlp FROM blocks WHERE hash = ?') as Statement<[Buffer], { rlp: Buffer }>,
@@ -124,20 +145,14 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       [Buffer],
       { block_hash: Buffer; block_number: bigint; idx: number }
     >,
-    insertBlock: db.prepare('INSERT OR REPLACE INTO blocks (hash, number, rlp, receipts) VALUES (?, ?, ?, ?)'),
-    insertCanonical: db.prepare('INSERT OR REPLACE INTO canonical (number, hash) VALUES (?, ?)'),
-    insertTx: db.prepare('INSERT OR REPLACE INTO transactions (hash, block_number, idx) VALUES (?, ?, ?)'),
-    insertLog: db.prepare('INSERT OR REPLACE INTO logs (block_number, log_index, address, topic0, topic1, topic2, topic3) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     canonicalAbove: db.prepare('SELECT hash FROM canonical WHERE number > ? ORDER BY number DESC') as Statement<[bigint], { hash: Buffer }>,
     deleteCanonicalAbove: db.prepare('DELETE FROM canonical WHERE number > ?'),
     deleteTxsAbove: db.prepare('DELETE FROM transactions WHERE block_number > ?'),
     deleteLogsAbove: db.prepare('DELETE FROM logs WHERE block_number > ?'),
     deleteBlock: db.prepare('DELETE FROM blocks WHERE hash = ?'),
     preStateRoot: db.prepare('SELECT root FROM pre_state_roots WHERE hash = ?') as Statement<[Buffer], { root: Buffer }>,
-    insertPreStateRoot: db.prepare('INSERT OR REPLACE INTO pre_state_roots (hash, root) VALUES (?, ?)'),
     deletePreStateRoot: db.prepare('DELETE FROM pre_state_roots WHERE hash = ?'),
     senderKeys: db.prepare('SELECT keys FROM sender_keys WHERE hash = ?') as Statement<[Buffer], { keys: Buffer }>,
-    insertSenderKeys: db.prepare('INSERT OR REPLACE INTO sender_keys (hash, keys) VALUES (?, ?)'),
     deleteSenderKeys: db.prepare('DELETE FROM sender_keys WHERE hash = ?'),
   };
   db.defaultSafeIntegers(false);
@@ -151,6 +166,9 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
   // head by number). Filled only by writes, so a read-only store (trace workers) always queries and
   // never keeps a hash another connection has since rewound.
   const canonicalCache = new Map<bigint, Uint8Array>();
+  // Locations of the transactions of blocks whose rows another connection has yet to write.
+  const unwrittenTxs = new Map<string, TxLocation>();
+  const direct = directWrites(db);
   const logStatements = new Map<string, Statement<unknown[], { block_number: bigint; log_index: number }>>();
 
   /** Each signed transaction's sender key as the miner recovered it, into the transaction's own cache. */
@@ -204,8 +222,8 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       const row = q.getMeta.get(key);
       return row ? fromBuffer(row.value) : undefined;
     },
-    setMeta(key, value) {
-      q.setMeta.run(key, toBuffer(value));
+    setMeta(key, value, writes = direct) {
+      writes.run(WRITE.meta, key, toBuffer(value));
     },
     canonicalHash(number) {
       const cached = canonicalCache.get(number);
@@ -222,25 +240,30 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       return row ? bytesToReceiptRecords(fromBuffer(row.receipts)) : undefined;
     },
     getTxLocation(txHash) {
+      const unwritten = unwrittenTxs.size > 0 ? unwrittenTxs.get(flatHex(txHash)) : undefined;
+      if (unwritten) return unwritten;
       const row = q.tx.get(toBuffer(txHash));
       return row ? { blockHash: fromBuffer(row.block_hash), blockNumber: row.block_number, index: Number(row.idx) } : undefined;
     },
-    putCanonicalBlock(block, receipts, preStateRoot) {
+    putCanonicalBlock(block, receipts, preStateRoot, writes) {
+      const out = writes ?? direct;
       const hash = block.hash();
       const number = block.header.number;
       const rlp = block.serialize();
-      q.insertBlock.run(toBuffer(hash), number, toBuffer(rlp), toBuffer(receiptRecordsToBytes(receipts)));
-      q.insertCanonical.run(number, toBuffer(hash));
-      if (block.transactions.length > 0) q.insertSenderKeys.run(toBuffer(hash), senderKeysOf(block));
+      out.run(WRITE.block, toBuffer(hash), number, toBuffer(rlp), toBuffer(receiptRecordsToBytes(receipts)));
+      out.run(WRITE.canonical, number, toBuffer(hash));
+      if (block.transactions.length > 0) out.run(WRITE.senderKeys, toBuffer(hash), senderKeysOf(block));
       const parentRoot = getHeaderByHash(block.header.parentHash)?.stateRoot;
-      if (preStateRoot && !(parentRoot && equalsBytes(preStateRoot, parentRoot))) q.insertPreStateRoot.run(toBuffer(hash), toBuffer(preStateRoot));
-      else q.deletePreStateRoot.run(toBuffer(hash));
+      if (preStateRoot && !(parentRoot && equalsBytes(preStateRoot, parentRoot))) out.run(WRITE.preStateRoot, toBuffer(hash), toBuffer(preStateRoot));
+      else out.run(WRITE.noPreStateRoot, toBuffer(hash));
       let logIndex = 0;
       block.transactions.forEach((tx, i) => {
-        q.insertTx.run(toBuffer(tx.hash()), number, i);
+        const txHash = tx.hash();
+        out.run(WRITE.tx, toBuffer(txHash), number, i);
+        if (writes) unwrittenTxs.set(flatHex(txHash), { blockHash: hash, blockNumber: number, index: i });
         for (const log of receipts[i]?.logs ?? []) {
           const t = log.topics.map(toBuffer);
-          q.insertLog.run(number, logIndex++, toBuffer(log.address), t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
+          out.run(WRITE.log, number, logIndex++, toBuffer(log.address), t[0] ?? null, t[1] ?? null, t[2] ?? null, t[3] ?? null);
         }
       });
       const key = flatHex(hash);
@@ -249,6 +272,18 @@ export function createBlockStore(options: BlockStoreOptions): BlockStore {
       canonicalCache.set(number, hash);
       if (canonicalCache.size > CANONICAL_CACHE_ENTRIES) canonicalCache.delete(canonicalCache.keys().next().value as bigint);
       if (receiptCache.size > cacheReceiptBlocks) receiptCache.delete(receiptCache.keys().next().value as string);
+    },
+    written(block) {
+      for (const tx of block.transactions) unwrittenTxs.delete(flatHex(tx.hash()));
+    },
+    unwritten(block) {
+      for (const tx of block.transactions) unwrittenTxs.delete(flatHex(tx.hash()));
+      const key = flatHex(block.hash());
+      blockCache.delete(key);
+      receiptCache.delete(key);
+      const number = block.header.number;
+      const cached = canonicalCache.get(number);
+      if (cached && equalsBytes(cached, block.hash())) canonicalCache.delete(number);
     },
     preStateRoot(block) {
       const row = q.preStateRoot.get(toBuffer(block.hash()));

@@ -1,13 +1,17 @@
 // The persistent core of the dev chain: opens `<dataDir>/chain.sqlite`, writes genesis once, keeps
 // the head and the working state root, and commits blocks / setter changes / rewinds atomically
 // (trie nodes, block, receipts, indexes, the root a block was built on and head pointer in ONE
-// SQLite transaction). It also
-// implements the read-only ChainView. Mining, validation and RPC concerns live elsewhere.
+// SQLite transaction). A mined block's transaction runs on the writer thread (chainWriter.ts): the
+// miner builds on the tip (the newest mined block) at once, and readers see a block, as the head,
+// once it is written. It also implements the read-only ChainView. Mining, validation and RPC
+// concerns live elsewhere.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PRIVATE_DIR_MODE, preparePrivateDatabaseFile } from '../../store/sqlite/privateDatabaseFile.js';
 import { type WalCheckpointer, startWalCheckpointer } from '../../store/sqlite/walCheckpointer.js';
+import { recordWrites } from '../../store/sqlite/sqlWrites.js';
+import { ChainWriteError, type ChainWriter, startChainWriter } from './chainWriter.js';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
@@ -43,8 +47,15 @@ export interface ChainCore extends ChainView {
   readonly blocks: BlockStore;
   /** Plain addresses and slots the state was written at (for state dumps). */
   readonly stateKeys: StateKeyIndex;
-  /** The current canonical head block. */
+  /** The current canonical head block: the newest written one, which readers see. */
   head(): Block;
+  /**
+   * The newest mined block, which the next block builds on: the head, or a block being written
+   * (see {@link ChainCore.commitBlock}).
+   */
+  tip(): Block;
+  /** The working root the next block builds on: the tip's state root, or the working root. */
+  tipRoot(): Uint8Array;
   /** Number of the chain's first block: 0, or the fork block in fork mode. */
   readonly firstBlockNumber: bigint;
   /** Working root of the first block when the chain was created (anvil_reset returns to it). */
@@ -73,11 +84,24 @@ export interface ChainCore extends ChainView {
    */
   zeroBaseFeeBlock(block: Block): Block;
   /**
-   * Persists a mined block as the new head (its state root becomes the working root), with the
-   * root the miner built it on (kept when dev setters made it differ from the parent's root).
+   * Makes a mined block the tip at once and sends its rows to the writer thread, with the root the
+   * miner built it on (kept when dev setters made it differ from the parent's root). Settles when
+   * the write does: then the block is the head (its state root the working root) and head
+   * listeners are told. A refused write (a full disk) rejects with StorageFullError, and every block
+   * mined on it is refused too: the tip returns to the head and {@link ChainCore.writeFailure} says
+   * why until {@link ChainCore.resumeWrites}.
    */
-  commitBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot: Uint8Array): void;
-  /** Persists buffered trie nodes and a new working root (dev setters). */
+  commitBlock(block: Block, receipts: readonly ReceiptRecord[], preStateRoot: Uint8Array): Promise<void>;
+  /** Settles once every block sent to the writer so far is written or refused; undefined when none is out. */
+  settled(): Promise<void> | undefined;
+  /** The error of a refused block write, until resumeWrites; no block is committed meanwhile. */
+  writeFailure(): Error | undefined;
+  /** Lets blocks be committed again after a refused write (once {@link ChainCore.settled}). */
+  resumeWrites(): void;
+  /**
+   * Persists buffered trie nodes and a new working root (dev setters). This and the other writes
+   * below run on this thread: only once no block write is out ({@link ChainCore.settled}).
+   */
   commitWorkingRoot(root: Uint8Array): void;
   /**
    * Writes up to `max` buffered trie nodes, then state keys (stateKeyIndex.ts), ahead of the commit
@@ -133,7 +157,8 @@ export async function openChainCore(config: DevChainConfig): Promise<ChainCore> 
     // Fork mode: fetched nodes join the pending buffer, so the next commit keeps them.
     const remote = config.fork && createRemoteTrieNodes({ fork: config.fork.point, client: config.fork.client, onNode: (key, value) => trieStore.put(key, value) });
     await ensureGenesis({ db, blocks, trieStore, common, config, accounts, stateKeys, remote });
-    return createCore({ db, blocks, trieStore, common, config, accounts, stateKeys, remote, checkpointer: config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined });
+    const checkpointer = config.checkpointInWorker ? startCheckpointer(db, config.dataDir) : undefined;
+    return createCore({ db, blocks, trieStore, common, config, accounts, stateKeys, remote, checkpointer, writer: startChainWriter(chainFile(config.dataDir)) });
   } catch (error) {
     db.close();
     config.fork?.client.close();
@@ -153,6 +178,7 @@ function startCheckpointer(db: Database.Database, dataDir: string): WalCheckpoin
 
 interface CoreParts {
   checkpointer?: WalCheckpointer;
+  writer?: ChainWriter;
   db: Database.Database;
   blocks: BlockStore;
   trieStore: TrieNodeStore;
@@ -220,9 +246,17 @@ function createCore(parts: CoreParts): ChainCore {
   const forkNumber = config.fork?.point.blockNumber ?? -1n;
   const headHash = blocks.getMeta(META_HEAD);
   const storedRoot = blocks.getMeta(META_WORKING_ROOT);
-  let head = headHash && blocks.getBlockByHash(headHash);
-  if (!head || !storedRoot) throw new ServiceError(`chain database in ${config.dataDir} has no head block`);
+  const storedHead = headHash && blocks.getBlockByHash(headHash);
+  if (!storedHead || !storedRoot) throw new ServiceError(`chain database in ${config.dataDir} has no head block`);
+  let head: Block = storedHead;
   let workingRoot = storedRoot;
+  let tip: Block = head;
+  let tipRoot = workingRoot;
+  const writer = parts.writer!;
+  // Block writes sent and not yet settled; the promise of the last one; the first refusal.
+  let writesOut = 0;
+  let lastWrite: Promise<void> = Promise.resolve();
+  let writeFailure: Error | undefined;
   const listeners = new Set<(event: HeadEvent) => void>();
   const vmBlockchain: EVMMockBlockchainInterface = {
     async getBlock(number: number) {
@@ -247,10 +281,14 @@ function createCore(parts: CoreParts): ChainCore {
   }
 
   const storeReads = createBlockStoreReads(blocks, common);
-  const getCanonicalBlockByHash = storeReads.canonicalByHash;
+  /** A canonical block by hash, if readers may see it (not a block still being written). */
+  function getCanonicalBlockByHash(hash: Uint8Array): Block | undefined {
+    const block = storeReads.canonicalByHash(hash);
+    return block && block.header.number <= head.header.number ? block : undefined;
+  }
 
   function getBlockByNumber(number: bigint): Block | undefined {
-    return number > head!.header.number ? undefined : storeReads.canonicalByNumber(number);
+    return number > head.header.number ? undefined : storeReads.canonicalByNumber(number);
   }
 
   // Trie reads shared by every overlay (eth_call, estimates, in-process traces), keyed by root: a
@@ -279,6 +317,7 @@ function createCore(parts: CoreParts): ChainCore {
 
   /** One write transaction of the chain; a full disk is a StorageFullError naming chain.sqlite, nothing written. */
   function writeChain(write: () => void): void {
+    if (writesOut > 0 || writeFailure) throw new ServiceError('a chain write on this thread while block writes are out (wait for settled(), then resumeWrites())');
     try {
       db.transaction(write)();
     } catch (error) {
@@ -301,10 +340,10 @@ function createCore(parts: CoreParts): ChainCore {
       if (!first) throw new ServiceError('the chain has no first block');
       return first.header.stateRoot;
     },
-    head: () => head!,
-    headNumber: () => head!.header.number,
+    head: () => head,
+    headNumber: () => head.header.number,
     workingRoot: () => workingRoot,
-    stateRootAt: (block) => (equalsBytes(block.hash(), head!.hash()) ? workingRoot : block.header.stateRoot),
+    stateRootAt: (block) => (equalsBytes(block.hash(), head.hash()) ? workingRoot : block.header.stateRoot),
     async getBlockByNumber(number) {
       return getBlockByNumber(number);
     },
@@ -314,10 +353,15 @@ function createCore(parts: CoreParts): ChainCore {
     async resolveBlock(id: BlockId) {
       if (id.kind === 'number') return getBlockByNumber(id.number);
       if (id.kind === 'hash') return getCanonicalBlockByHash(Buffer.from(id.hash.slice(2), 'hex'));
-      return id.tag === 'earliest' ? getBlockByNumber(0n) : head!;
+      return id.tag === 'earliest' ? getBlockByNumber(0n) : head;
     },
-    getTransaction: storeReads.getTransaction,
-    getReceipts: storeReads.getReceipts,
+    async getTransaction(hash) {
+      const found = await storeReads.getTransaction(hash);
+      return found && found.block.header.number <= head.header.number ? found : undefined;
+    },
+    async getReceipts(blockHash) {
+      return getCanonicalBlockByHash(blockHash) ? storeReads.getReceipts(blockHash) : [];
+    },
     preStateRoot: storeReads.preStateRoot,
     parentForReplay: storeReads.parentForReplay,
     async createVm(options: CreateVmOptions) {
@@ -333,17 +377,53 @@ function createCore(parts: CoreParts): ChainCore {
     withReadVm: reads.withReadVm,
     withVm: reads.withReadVm,
     zeroBaseFeeBlock: reads.zeroBaseFeeBlock,
+    tip: () => tip,
+    tipRoot: () => tipRoot,
     commitBlock(block, receipts, preStateRoot) {
-      writeChain(() => {
-        trieStore.flushPending(committedRootFilter(block.header.stateRoot));
-        parts.stateKeys.flushPending();
-        blocks.putCanonicalBlock(block, receipts, preStateRoot);
-        blocks.setMeta(META_HEAD, block.hash());
-        blocks.setMeta(META_WORKING_ROOT, block.header.stateRoot);
-      });
-      head = block;
-      workingRoot = block.header.stateRoot;
-      emit({ block, removed: [] });
+      if (writeFailure) return Promise.reject(writeFailure);
+      const writes = recordWrites();
+      const root = block.header.stateRoot;
+      const nodeKeys = trieStore.flushPending(committedRootFilter(root), writes) ?? [];
+      parts.stateKeys.flushPending(writes);
+      blocks.putCanonicalBlock(block, receipts, preStateRoot, writes);
+      blocks.setMeta(META_HEAD, block.hash(), writes);
+      blocks.setMeta(META_WORKING_ROOT, root, writes);
+      tip = block;
+      tipRoot = root;
+      writesOut++;
+      const written = writer.write(writes.writes).then(
+        () => {
+          writesOut--;
+          trieStore.written(nodeKeys);
+          blocks.written(block);
+          head = block;
+          workingRoot = root;
+          emit({ block, removed: [] });
+        },
+        (error: unknown) => {
+          writesOut--;
+          trieStore.unwritten(nodeKeys);
+          blocks.unwritten(block);
+          tip = head;
+          tipRoot = workingRoot;
+          const refusal = StorageFullError.from(error, 'chain.sqlite') as Error;
+          if (!writeFailure) {
+            writeFailure = refusal;
+            config.logger?.error({ err: error }, 'a block write was refused; blocks mined on it are dropped until the chain is written again');
+          }
+          throw error instanceof ChainWriteError && error.skipped ? writeFailure : refusal;
+        },
+      );
+      lastWrite = written.catch(() => undefined);
+      return written;
+    },
+    settled: () => (writesOut > 0 ? lastWrite : undefined),
+    writeFailure: () => writeFailure,
+    resumeWrites() {
+      if (!writeFailure) return;
+      if (writesOut > 0) throw new ServiceError('resumeWrites while block writes are out');
+      writeFailure = undefined;
+      writer.resume();
     },
     writeSomePending(max) {
       const nodesLeft = trieStore.flushSome(max);
@@ -356,6 +436,7 @@ function createCore(parts: CoreParts): ChainCore {
         blocks.setMeta(META_WORKING_ROOT, root);
       });
       workingRoot = root;
+      tipRoot = root;
     },
     discardPending() {
       trieStore.discardPending();
@@ -364,15 +445,17 @@ function createCore(parts: CoreParts): ChainCore {
     rewindTo(number, root) {
       const target = getBlockByNumber(number);
       if (!target) throw new ServiceError(`cannot rewind to unknown block ${number}`);
-      const removed = db.transaction(() => {
+      let removed: Block[] = [];
+      writeChain(() => {
         trieStore.flushPending();
-        const gone = blocks.removeCanonicalAbove(number);
+        removed = blocks.removeCanonicalAbove(number);
         blocks.setMeta(META_HEAD, target.hash());
         blocks.setMeta(META_WORKING_ROOT, root);
-        return gone;
-      })();
+      });
       head = target;
       workingRoot = root;
+      tip = target;
+      tipRoot = root;
       emit({ block: target, removed });
       return removed;
     },
@@ -380,6 +463,8 @@ function createCore(parts: CoreParts): ChainCore {
       listeners.clear();
       reads.clear();
       stateReads.clear();
+      await lastWrite;
+      await writer.close();
       await parts.checkpointer?.close();
       config.fork?.client.close();
       db.close();

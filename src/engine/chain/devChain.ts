@@ -6,7 +6,8 @@ import type { Proof } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Address, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { join } from 'node:path';
+import { Address, bytesToHex, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import { type BlockMiner, createBlockMiner, pendingBaseFee } from './blockMiner.js';
 import { type CallGuard, type CallTarget, callEnvOfCore, executeCall } from './callExecution.js';
@@ -23,6 +24,7 @@ import type { StateOverrides } from './stateOverrides.js';
 import { type TransactionRequest, requestToTransaction, requestTxType } from './transactionRequest.js';
 import { checkTransactionAdmission, decodeRawTransaction, recoverSender } from './txValidation.js';
 import { type PooledTransaction, type TxPool, createTxPool } from './txPool.js';
+import { openTxJournal } from './txJournal.js';
 import { isImpersonatedTransaction, toImpersonatedTransaction } from './impersonatedTransaction.js';
 import { type MiningSettings, createMiningSettings, isImpersonated } from './miningSettings.js';
 import type { ChainView } from './types.js';
@@ -57,8 +59,13 @@ export interface DevChain extends ChainView, DevControls {
    * least 1 gwei. eth_maxPriorityFeePerGas answers it; eth_gasPrice adds the next base fee.
    */
   suggestedPriorityFee(): Promise<bigint>;
-  /** Submits a signed transaction; in automine mode it is mined before this resolves. Returns its hash. */
-  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Submits a signed transaction; in automine mode it is mined, and its block written, before this
+   * resolves. With `journaled` (eth_sendRawTransaction), it resolves once the block is mined and the
+   * transaction is in the journal (txJournal.ts), while the block is still being written: readers
+   * of what it wrote wait for {@link ChainView.settled}. Returns its hash.
+   */
+  sendRawTransaction(raw: Uint8Array, options?: { journaled?: boolean }): Promise<Uint8Array>;
   /**
    * Fills, signs (dev accounts) or marks as impersonated (anvil_impersonateAccount) and submits a
    * transaction. Returns its hash.
@@ -104,6 +111,7 @@ export async function createDevChain(options: DevChainOptions): Promise<DevChain
   }
 }
 
+/** Runs functions one at a time, in call order. */
 function createLock(): <T>(fn: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve();
   return (fn) => {
@@ -122,7 +130,25 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   const settings: MiningSettings = createMiningSettings(config);
   const miner: BlockMiner = await createBlockMiner(core, { records, settings });
   const pool: TxPool = createTxPool();
-  const locked = createLock();
+  const journal = openTxJournal(join(config.dataDir, 'chain.journal'));
+  // Emptied whenever every block is written: what it held is in the chain.
+  core.onHead(() => {
+    if (core.settled() === undefined && !core.writeFailure()) journal.clear();
+  });
+  const serial = createLock();
+  /** A turn of the chain's lock once every block is written (what most writes and dev controls need). */
+  const locked = <T>(fn: () => Promise<T>): Promise<T> =>
+    serial(async () => {
+      await core.settled();
+      await recoverWrites();
+      return fn();
+    });
+  /** A turn that may start while earlier blocks are still being written (automine's journaled sends). */
+  const lockedWhileWriting = <T>(fn: () => Promise<T>): Promise<T> =>
+    serial(async () => {
+      await recoverWrites();
+      return fn();
+    });
   const handle = createDevControls({ core, miner, pool, locked, settings });
   const pendingListeners = new Set<(hash: Uint8Array) => void>();
   const baseFeeOfNext = (): bigint => pendingBaseFee(core, settings);
@@ -139,8 +165,35 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     return (account?.nonce ?? 0n) + BigInt(pool.countFrom(bytesToUnprefixedHex(address)));
   }
 
-  /** Admission + (automine) mining; runs under the lock. */
-  async function submit(tx: TypedTransaction): Promise<Uint8Array> {
+  /**
+   * After a refused block write (a full disk), before the next write: every block mined on it was
+   * dropped, so the miner starts again from the head and the journal's transactions are mined again.
+   * Throws (and the caller's write is refused) while the chain still cannot be written.
+   */
+  async function recoverWrites(): Promise<void> {
+    if (!core.writeFailure()) return;
+    await core.settled();
+    await miner.reset();
+    core.resumeWrites();
+    await mineJournal();
+  }
+
+  /**
+   * Mines, one block each and written before the next, the journal's transactions that no written
+   * block holds (after a restart, or a refused write), then empties the journal.
+   */
+  async function mineJournal(): Promise<void> {
+    for (const raw of journal.entries()) {
+      const tx = decodeRawTransaction(raw, txCommon);
+      if (core.blocks.getTxLocation(tx.hash())) continue;
+      const built = await handle.mineBlock([tx], { requireAll: true });
+      for (const skipped of built.skipped) config.logger?.warn({ tx: bytesToHex(tx.hash()), reason: skipped.error.message }, 'a journaled transaction could not be mined again');
+    }
+    journal.clear();
+  }
+
+  /** Admission + (automine) mining; runs under the lock. `raw`: journal the block's transaction and answer before its write. */
+  async function submit(tx: TypedTransaction, raw?: Uint8Array): Promise<Uint8Array> {
     const hash = tx.hash();
     if (pool.get(hash) || core.blocks.getTxLocation(hash)) throw new ServerError('already known');
     const state = await miner.workingState();
@@ -159,7 +212,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       pool.add(tx, senderHex);
       return hash;
     }
-    const built = await handle.mineBlock([tx], { requireAll: true });
+    const built = await handle.mineBlock([tx], { requireAll: true, journal: raw && (() => journal.append(raw)) });
     if (built.skipped.length > 0) throw new ServerError(built.skipped[0]!.error.message.split(' (vm hf=')[0]!);
     return hash;
   }
@@ -223,6 +276,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     config,
     accounts: core.accounts,
     headNumber: () => core.headNumber(),
+    settled: () => core.settled(),
     getBlockByNumber: (n) => core.getBlockByNumber(n),
     getBlockByHash: (h) => core.getBlockByHash(h),
     resolveBlock: (id) => core.resolveBlock(id),
@@ -241,8 +295,9 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     pendingTransaction: (hash) => pool.get(hash)?.tx,
     nextBaseFee: baseFeeOfNext,
     suggestedPriorityFee,
-    async sendRawTransaction(raw) {
+    async sendRawTransaction(raw, options) {
       const tx = decodeRawTransaction(raw, txCommon);
+      if (options?.journaled && settings.automine) return lockedWhileWriting(() => submit(tx, raw));
       return locked(() => submit(tx));
     },
     sendTransaction: async (request) => {
@@ -281,9 +336,18 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     async close() {
       handle.stopIntervalMining();
       await locked(async () => undefined);
+      journal.close();
       await core.close();
     },
   };
+  if (!journal.isEmpty()) {
+    try {
+      await locked(mineJournal);
+    } catch (error) {
+      journal.close();
+      throw error;
+    }
+  }
   if (!settings.automine) handle.startIntervalMining(config.blockTimeSec);
   return chain;
 }

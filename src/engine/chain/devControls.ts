@@ -86,13 +86,24 @@ export interface DevControlsParts {
   locked: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
+export interface MineBlockOptions {
+  requireAll?: boolean;
+  timestampSec?: bigint;
+  /**
+   * Called once the block is built, before it is committed: true when it has journaled the
+   * block's transactions (txJournal.ts), and then mineBlock returns without waiting for the write.
+   */
+  journal?: () => boolean;
+}
+
 export interface DevControlsHandle {
   controls: DevControls;
   /**
-   * Builds and commits a block of `transactions` (caller holds the lock). With `requireAll`, a
-   * block whose transaction was refused is not committed and the miner is reset.
+   * Builds and commits a block of `transactions` (caller holds the lock), and waits until it is
+   * written. With `requireAll`, a block whose transaction was refused is not committed and the
+   * miner is reset.
    */
-  mineBlock(transactions: readonly TypedTransaction[], options?: { requireAll?: boolean; timestampSec?: bigint }): Promise<BuiltBlock>;
+  mineBlock(transactions: readonly TypedTransaction[], options?: MineBlockOptions): Promise<BuiltBlock>;
   startIntervalMining(periodSec: number): void;
   /** Stops interval mining and any mineBlocks in progress (the chain is closing). */
   stopIntervalMining(): void;
@@ -123,14 +134,14 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
 
   function nextTimestamp(): bigint {
     if (nextTimestampSec !== undefined) return nextTimestampSec;
-    const parent = core.head().header.timestamp;
+    const parent = core.tip().header.timestamp;
     if (settings.timestampIntervalSec !== undefined) return parent + settings.timestampIntervalSec;
     const now = nowSec() + timeOffsetSec;
     // Like anvil, blocks mined within the same second share a timestamp rather than drift ahead.
     return now > parent ? now : parent;
   }
 
-  async function mineBlock(transactions: readonly TypedTransaction[], options: { requireAll?: boolean; timestampSec?: bigint } = {}): Promise<BuiltBlock> {
+  async function mineBlock(transactions: readonly TypedTransaction[], options: MineBlockOptions = {}): Promise<BuiltBlock> {
     let built: BuiltBlock;
     try {
       built = await miner.build(transactions, options.timestampSec ?? nextTimestamp());
@@ -142,15 +153,29 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
       await miner.reset();
       return built;
     }
+    let journaled: boolean;
     try {
-      core.commitBlock(built.block, built.receipts, built.preStateRoot);
+      journaled = options.journal?.() ?? false;
+    } catch (error) {
+      await miner.reset();
+      throw error;
+    }
+    // No await between the journal and the commit: the journal is emptied when no write is out.
+    const written = core.commitBlock(built.block, built.receipts, built.preStateRoot);
+    nextTimestampSec = undefined;
+    settings.nextBaseFeeWei = undefined;
+    if (journaled) {
+      // A refusal is handled by the next turn of the lock (the chain mines the journal again).
+      written.catch(() => undefined);
+      return built;
+    }
+    try {
+      await written;
     } catch (error) {
       // Not stored (a full disk): the miner returns to the head's state, as if never built.
       await miner.reset();
       throw error;
     }
-    nextTimestampSec = undefined;
-    settings.nextBaseFeeWei = undefined;
     return built;
   }
 

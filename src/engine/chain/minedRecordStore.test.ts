@@ -72,7 +72,7 @@ describe('mined record store', () => {
       await miner.reset();
       expect(store.get(signed.hash())).toBeUndefined();
       const built = await miner.build([signed], 1_700_000_002n);
-      core.commitBlock(built.block, built.receipts, built.preStateRoot);
+      await core.commitBlock(built.block, built.receipts, built.preStateRoot);
       expect(store.get(signed.hash())?.blockHash).toEqual(built.block.hash());
       expect(store.get(signed.hash())?.record).toBe(built.records![0]);
     } finally {

@@ -3,7 +3,6 @@
 // store only when that block becomes the head, leave it when the block leaves the chain, and the
 // oldest blocks are evicted first when an estimate of their size passes the byte budget.
 import type { Block } from '@ethereumjs/block';
-import { equalsBytes } from '@ethereumjs/util';
 import { flatHex } from '../state/flatHex.js';
 import type { ExecutionRecord, RecordNeeds } from '../record/types.js';
 import type { HeadEvent } from './types.js';
@@ -40,10 +39,11 @@ export interface MinedRecordStoreStats {
 export interface MinedRecordStore {
   /**
    * Holds the records of a block the miner just built (`records[i]` and `receipts[i]` belong to
-   * `block.transactions[i]`) until it becomes the head; replaces any earlier staged block.
+   * `block.transactions[i]`) until it becomes the head (several blocks may be staged while earlier
+   * ones are being written).
    */
   stage(block: Block, records: readonly ExecutionRecord[], receipts: readonly { logs: readonly unknown[] }[]): void;
-  /** Forgets the staged block (its build was reset and will not be committed). */
+  /** Forgets the staged blocks (their builds were reset and will not be committed). */
   discardStaged(): void;
   /** Applies a head change: stores the staged block if it is the new head, drops removed blocks. */
   onHead(event: HeadEvent): void;
@@ -101,7 +101,8 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
   const blocks = new Map<string, StoredBlock>();
   let bytes = 0;
   let evictedBlocks = 0;
-  let staged: { block: Block; records: readonly ExecutionRecord[]; logIndexOffsets: number[] } | undefined;
+  // Built blocks not yet the head, by hash: more than one while earlier blocks are being written.
+  const staged = new Map<string, { block: Block; records: readonly ExecutionRecord[]; logIndexOffsets: number[] }>();
 
   function removeBlock(key: string): void {
     const stored = blocks.get(key);
@@ -140,16 +141,21 @@ export function createMinedRecordStore(options: MinedRecordStoreOptions): MinedR
         logIndexOffsets.push(logs);
         logs += receipt.logs.length;
       }
-      staged = { block, records, logIndexOffsets };
+      staged.set(flatHex(block.hash()), { block, records, logIndexOffsets });
     },
     discardStaged() {
-      staged = undefined;
+      staged.clear();
     },
     onHead(event) {
       for (const gone of event.removed) removeBlock(flatHex(gone.hash()));
-      const pending = staged;
-      staged = undefined;
-      if (pending && event.removed.length === 0 && equalsBytes(pending.block.hash(), event.block.hash())) add(pending.block, pending.records, pending.logIndexOffsets);
+      if (event.removed.length > 0) {
+        staged.clear();
+        return;
+      }
+      const key = flatHex(event.block.hash());
+      const pending = staged.get(key);
+      staged.delete(key);
+      if (pending) add(pending.block, pending.records, pending.logIndexOffsets);
     },
     get(txHash) {
       return byTx.get(flatHex(txHash));

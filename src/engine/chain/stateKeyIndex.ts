@@ -4,6 +4,7 @@
 // written in the same SQLite transaction as the block or setter change that made them (table
 // `state_keys`, created on open for older data dirs, whose earlier keys it lacks).
 import type { Database, Statement } from 'better-sqlite3';
+import type { SqlWrites } from '../../store/sqlite/sqlWrites.js';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToUnprefixedHex, setLengthLeft } from '@ethereumjs/util';
 
@@ -13,8 +14,8 @@ const NO_SLOT = new Uint8Array(0);
 export interface StateKeyIndex {
   /** Notes a write to `address` (and to `slot`, 32 bytes, when given); kept until flushed. */
   note(address: Uint8Array, slot?: Uint8Array): void;
-  /** Writes the noted keys (call inside the commit's SQLite transaction). */
-  flushPending(): void;
+  /** Writes the noted keys (call inside the commit's SQLite transaction), or records them in `writes`. */
+  flushPending(writes?: SqlWrites): void;
   /**
    * Writes up to `max` noted keys in a transaction of their own, ahead of the commit (a state load's
    * tens of thousands of keys in one go held the event loop); returns how many are left.
@@ -29,7 +30,8 @@ export interface StateKeyIndex {
 
 export function createStateKeyIndex(db: Database): StateKeyIndex {
   db.exec('CREATE TABLE IF NOT EXISTS state_keys (address BLOB NOT NULL, slot BLOB NOT NULL, PRIMARY KEY (address, slot)) WITHOUT ROWID');
-  const insert = db.prepare('INSERT OR IGNORE INTO state_keys (address, slot) VALUES (?, ?)');
+  const insertSql = 'INSERT OR IGNORE INTO state_keys (address, slot) VALUES (?, ?)';
+  const insert = db.prepare(insertSql);
   const all = db.prepare('SELECT address, slot FROM state_keys ORDER BY address, slot') as Statement<[], { address: Buffer; slot: Buffer }>;
   const counts = db.prepare("SELECT COUNT(DISTINCT address) AS addresses, SUM(length(slot) > 0) AS slots FROM state_keys") as Statement<[], { addresses: number; slots: number | null }>;
   let pending = new Map<string, [Uint8Array, Uint8Array]>();
@@ -39,8 +41,11 @@ export function createStateKeyIndex(db: Database): StateKeyIndex {
       pending.set(`${bytesToUnprefixedHex(address)}:${bytesToUnprefixedHex(word)}`, [address, word]);
       if (slot) pending.set(`${bytesToUnprefixedHex(address)}:`, [address, NO_SLOT]);
     },
-    flushPending() {
-      for (const [address, slot] of pending.values()) insert.run(Buffer.from(address), Buffer.from(slot));
+    flushPending(writes) {
+      for (const [address, slot] of pending.values()) {
+        if (writes) writes.run(insertSql, address, slot);
+        else insert.run(Buffer.from(address), Buffer.from(slot));
+      }
       pending = new Map();
     },
     flushSome(max) {

@@ -77,6 +77,11 @@ export interface ChainView {
   readonly common: Common;
   /** Number of the current canonical head block. */
   headNumber(): bigint;
+  /**
+   * Settles once every transaction acknowledged so far is in a block readers see (or its write was
+   * refused); undefined when nothing is being written. The embedded chain's read methods wait for it.
+   */
+  settled?(): Promise<void> | undefined;
   getBlockByNumber(number: bigint): Promise<Block | undefined>;
   getBlockByHash(hash: Uint8Array): Promise<Block | undefined>;
   /**

@@ -3,6 +3,7 @@
 // also records what refers to them (a block or the working root), so a crash never leaves a root
 // pointing at missing nodes. Nothing is ever deleted: every historical root stays readable.
 import type { Database, Statement } from 'better-sqlite3';
+import type { SqlWrites } from '../../store/sqlite/sqlWrites.js';
 import { flatHex } from './flatHex.js';
 import { reachablePendingKeys } from './reachableNodes.js';
 
@@ -17,8 +18,15 @@ export interface TrieNodeStore {
    * Writes buffered nodes to SQLite. Call inside a `db.transaction`; not atomic on its own. Given
    * the state root being committed, writes only what it needs (reachableNodes.ts: the nodes it
    * reaches, and code) and drops the nodes of intermediate roots, which nothing refers to.
+   * With `writes`, the inserts go there (another connection runs them later) and the nodes stay
+   * readable from memory until {@link TrieNodeStore.written} or {@link TrieNodeStore.unwritten}
+   * is told the returned keys.
    */
-  flushPending(committedRoot?: Uint8Array): void;
+  flushPending(committedRoot?: Uint8Array, writes?: SqlWrites): string[] | undefined;
+  /** The nodes of a flush into `writes` are in the database now. */
+  written(keys: readonly string[]): void;
+  /** The nodes of a flush into `writes` were not written: they are forgotten (a later flush writes them again). */
+  unwritten(keys: readonly string[]): void;
   /**
    * Writes up to `max` buffered nodes in a transaction of their own and returns how many are left:
    * a large write (a state load) spread over turns of the event loop. Nodes are content-addressed
@@ -52,14 +60,18 @@ export const TRIE_CACHE_BYTES = 48 * 1024 * 1024;
  */
 const ENTRY_BYTES = 320;
 
+const INSERT_NODE = 'INSERT OR IGNORE INTO trie_nodes (key, value) VALUES (?, ?)';
+
 /** Creates the `trie_nodes` table if needed and returns a store over it. */
 export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStore {
   const { db } = options;
   const cacheBytes = options.cacheBytes ?? TRIE_CACHE_BYTES;
   db.exec('CREATE TABLE IF NOT EXISTS trie_nodes (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID');
   const select: Statement<[Buffer], { value: Buffer }> = db.prepare('SELECT value FROM trie_nodes WHERE key = ?');
-  const insert: Statement<[Buffer, Uint8Array]> = db.prepare('INSERT OR IGNORE INTO trie_nodes (key, value) VALUES (?, ?)');
+  const insert: Statement<[Buffer, Uint8Array]> = db.prepare(INSERT_NODE);
   const pending = new Map<string, Uint8Array>();
+  // Flushed into another connection's writes, not yet written (readable here meanwhile).
+  const unwrittenNodes = new Map<string, Uint8Array>();
   // Map iteration order is insertion order, so re-inserting on hit gives a cheap LRU.
   const cache = new Map<string, Uint8Array>();
   let cachedBytes = 0;
@@ -88,7 +100,7 @@ export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStor
 
   return {
     get(keyHex) {
-      const buffered = pending.get(keyHex);
+      const buffered = pending.get(keyHex) ?? (unwrittenNodes.size > 0 ? unwrittenNodes.get(keyHex) : undefined);
       if (buffered !== undefined) return buffered;
       const cached = cache.get(keyHex);
       if (cached !== undefined) {
@@ -108,10 +120,33 @@ export function createTrieNodeStore(options: TrieNodeStoreOptions): TrieNodeStor
     pendingCount() {
       return pending.size;
     },
-    flushPending(committedRoot) {
+    flushPending(committedRoot, writes) {
       const needed = committedRoot && reachablePendingKeys(pending, flatHex(committedRoot));
-      for (const [keyHex, value] of pending) if (!needed || needed.has(keyHex)) write(keyHex, value);
+      if (!writes) {
+        for (const [keyHex, value] of pending) if (!needed || needed.has(keyHex)) write(keyHex, value);
+        pending.clear();
+        return undefined;
+      }
+      const keys: string[] = [];
+      for (const [keyHex, value] of pending) {
+        if (needed && !needed.has(keyHex)) continue;
+        writes.run(INSERT_NODE, Buffer.from(keyHex, 'hex'), value);
+        unwrittenNodes.set(keyHex, value);
+        keys.push(keyHex);
+      }
       pending.clear();
+      return keys;
+    },
+    written(keys) {
+      for (const keyHex of keys) {
+        const value = unwrittenNodes.get(keyHex);
+        if (value === undefined) continue;
+        unwrittenNodes.delete(keyHex);
+        remember(keyHex, value);
+      }
+    },
+    unwritten(keys) {
+      for (const keyHex of keys) unwrittenNodes.delete(keyHex);
     },
     flushSome(max) {
       db.transaction(() => {
