@@ -104,7 +104,9 @@ async function main(): Promise<void> {
       console.log(`${url === anvil.url ? 'anvil' : 'tracehook'}: ${raws.length} transactions in ${blocks} blocks`);
       return { sent, untilMined: { ...sent, rps } };
     };
+    const cpuBeforeMining = threadCpuUs(tracehook.child.pid!);
     const minedTracehook = await minedThrough(tracehook.rpcUrl);
+    const miningCpu = cpuPerAnswer(tracehook.child.pid!, cpuBeforeMining, threadCpuUs(tracehook.child.pid!), raws.length);
     const minedAnvil = await minedThrough(anvil.url);
     const rows: Row[] = [
       { name: `eth_sendRawTransaction with automine (${raws.length} txs, 1 connection)`, tracehook: minedTracehook.sent, anvil: minedAnvil.sent },
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
       return probe;
     };
     const blockingName = `eth_blockNumber on 1 connection while debug_traceCall loads ${CONNECTIONS} (blocking)`;
-    const threadRows: string[] = [];
+    const threadRows: string[] = [`| automine (until mined) | ${raws.length} | ${miningCpu.mainUs} | ${miningCpu.busiestOtherUs} | ${miningCpu.allUs} | ${miningCpu.threads} |`];
     for (const w of workloads) {
       if (ONLY && !w.name.includes(ONLY)) continue;
       const pid = tracehook.child.pid!;

@@ -391,7 +391,7 @@ function createCore(parts: CoreParts): ChainCore {
       tip = block;
       tipRoot = root;
       writesOut++;
-      const written = writer.write(writes.writes).then(
+      const written = writer.write(writes.encoded()).then(
         () => {
           writesOut--;
           trieStore.written(nodeKeys);

@@ -4,11 +4,12 @@
 // meanwhile; the chain core makes a block the head its readers see only once its write is done.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { SqlWrite } from '../../store/sqlite/sqlWrites.js';
+import { type EncodedWrites, decodeWrites } from '../../store/sqlite/sqlWrites.js';
 
 /**
- * Runs in the worker (CommonJS, no loader needed). After a failed write it refuses every later one
- * until told to resume: a block's rows must never land without its parent's.
+ * Runs in the worker (CommonJS, no loader needed), with sqlWrites.ts's decoder. After a failed
+ * write it refuses every later one until told to resume: a block's rows must never land without
+ * its parent's.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -17,17 +18,18 @@ const db = new Database(workerData.filename, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 10000');
 const prepared = new Map();
-const asBound = (value) => (value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value);
+const __name = (f) => f;
+const decodeWrites = ${decodeWrites.toString()};
 let failed = false;
 const writeAll = db.transaction((writes) => {
-  for (const [sql, params] of writes) {
+  decodeWrites(writes, (sql, params) => {
     let statement = prepared.get(sql);
     if (statement === undefined) {
       statement = db.prepare(sql);
       prepared.set(sql, statement);
     }
-    statement.run(...params.map(asBound));
-  }
+    statement.run(...params);
+  });
 });
 parentPort.on('message', (message) => {
   if (message.type === 'close') {
@@ -67,8 +69,8 @@ export class ChainWriteError extends Error {
 }
 
 export interface ChainWriter {
-  /** Sends `writes` to be run in one transaction; settles when they are committed (or refused). */
-  write(writes: readonly SqlWrite[]): Promise<void>;
+  /** Sends `writes` (their buffer is transferred) to be run in one transaction; settles when they are committed (or refused). */
+  write(writes: EncodedWrites): Promise<void>;
   /** Writes sent and not yet answered. */
   outstanding(): number;
   /** Lets the writer take writes again after a refusal (call once every refused write is answered). */
@@ -113,7 +115,7 @@ export function startChainWriter(filename: string): ChainWriter {
       const id = nextId++;
       const done = new Promise<void>((resolve, reject) => waiting.set(id, { resolve, reject }));
       if (waiting.size === 1) worker.ref();
-      worker.postMessage({ type: 'write', id, writes });
+      worker.postMessage({ type: 'write', id, writes }, [writes.bytes]);
       return done;
     },
     outstanding: () => waiting.size,

@@ -1,12 +1,14 @@
 // The embedded dev chain: composes the persistent core, the block miner, admission checks, the
 // pool (interval mining), calls, logs and fee data, and anvil's dev controls (snapshots, setters,
-// timestamps). All writes run one at a time behind a FIFO lock.
+// timestamps). All writes run one at a time behind a FIFO lock, each once the blocks before it are
+// written, except automine's journaled sends (eth_sendRawTransaction), which are answered once
+// their block is mined and journaled and may start while earlier blocks are still being written.
+import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import type { Proof } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { join } from 'node:path';
 import { Address, bytesToHex, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
 import { type BlockMiner, createBlockMiner, pendingBaseFee } from './blockMiner.js';
@@ -28,6 +30,9 @@ import { openTxJournal } from './txJournal.js';
 import { isImpersonatedTransaction, toImpersonatedTransaction } from './impersonatedTransaction.js';
 import { type MiningSettings, createMiningSettings, isImpersonated } from './miningSettings.js';
 import type { ChainView } from './types.js';
+
+/** Time between attempts to write the chain again after a refused block write. */
+const WRITE_RETRY_MS = 1000;
 
 /** Smallest priority fee anvil suggests, and the one it fills into eth_sendTransaction (1 gwei). */
 export const DEFAULT_PRIORITY_FEE_WEI = 1_000_000_000n;
@@ -179,6 +184,21 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   }
 
   /**
+   * After a refused write, a turn of the lock every second until the journal is mined again (the
+   * transactions it holds were acknowledged; without it they would wait for the next write).
+   */
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let closing = false;
+  function retryWrites(): void {
+    if (retryTimer !== undefined || closing) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      locked(async () => undefined).catch(() => retryWrites());
+    }, WRITE_RETRY_MS);
+    retryTimer.unref();
+  }
+
+  /**
    * Mines, one block each and written before the next, the journal's transactions that no written
    * block holds (after a restart, or a refused write), then empties the journal.
    */
@@ -212,7 +232,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       pool.add(tx, senderHex);
       return hash;
     }
-    const built = await handle.mineBlock([tx], { requireAll: true, journal: raw && (() => journal.append(raw)) });
+    const built = await handle.mineBlock([tx], { requireAll: true, journal: raw && { append: () => journal.append(raw), refused: retryWrites } });
     if (built.skipped.length > 0) throw new ServerError(built.skipped[0]!.error.message.split(' (vm hf=')[0]!);
     return hash;
   }
@@ -334,6 +354,8 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       return getMerkleStateProof(state, new Address(address), slots);
     },
     async close() {
+      closing = true;
+      clearTimeout(retryTimer);
       handle.stopIntervalMining();
       await locked(async () => undefined);
       journal.close();

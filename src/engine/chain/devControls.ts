@@ -90,10 +90,11 @@ export interface MineBlockOptions {
   requireAll?: boolean;
   timestampSec?: bigint;
   /**
-   * Called once the block is built, before it is committed: true when it has journaled the
-   * block's transactions (txJournal.ts), and then mineBlock returns without waiting for the write.
+   * `append` is called once the block is built, before it is committed: true when it has journaled
+   * the block's transactions (txJournal.ts), and then mineBlock returns without waiting for the
+   * write; `refused` is told if that write is then refused.
    */
-  journal?: () => boolean;
+  journal?: { append(): boolean; refused(): void };
 }
 
 export interface DevControlsHandle {
@@ -155,7 +156,7 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     }
     let journaled: boolean;
     try {
-      journaled = options.journal?.() ?? false;
+      journaled = options.journal?.append() ?? false;
     } catch (error) {
       await miner.reset();
       throw error;
@@ -165,8 +166,8 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
     nextTimestampSec = undefined;
     settings.nextBaseFeeWei = undefined;
     if (journaled) {
-      // A refusal is handled by the next turn of the lock (the chain mines the journal again).
-      written.catch(() => undefined);
+      // The next turn of the lock mines the journal again (devChain.ts).
+      written.catch(() => options.journal?.refused());
       return built;
     }
     try {
