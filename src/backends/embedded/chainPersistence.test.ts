@@ -1,11 +1,12 @@
 // Persistence of the embedded chain across a crash: a child process builds a chain and is killed with SIGKILL; the
 // reopened chain must answer exactly like a reference run, and a kill in the middle of a burst
-// must leave every persisted block with its receipts, index entries and state.
+// must leave every persisted block with its receipts, index entries and state; transactions
+// acknowledged once journaled, before their blocks were written, must all be in the reopened chain.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DevChain, createDevChain } from '../../engine/chain/devChain.js';
 import { SCENARIO_CLOCK_MS, burstTransaction, runPersistenceScenario } from '../../engine/chain/testing/persistenceScenario.js';

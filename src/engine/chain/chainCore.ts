@@ -178,7 +178,6 @@ function startCheckpointer(db: Database.Database, dataDir: string): WalCheckpoin
 
 interface CoreParts {
   checkpointer?: WalCheckpointer;
-  writer?: ChainWriter;
   db: Database.Database;
   blocks: BlockStore;
   trieStore: TrieNodeStore;
@@ -241,7 +240,7 @@ async function writeForkGenesis(parts: CoreParts, blockHash: string, fingerprint
   config.logger?.info?.({ forkBlock: block.header.number.toString(), forkHash: blockHash }, 'fork mode: chain created on the remote block');
 }
 
-function createCore(parts: CoreParts): ChainCore {
+function createCore(parts: CoreParts & { writer: ChainWriter }): ChainCore {
   const { db, blocks, trieStore, common, config, accounts, remote } = parts;
   const forkNumber = config.fork?.point.blockNumber ?? -1n;
   const headHash = blocks.getMeta(META_HEAD);
@@ -252,7 +251,7 @@ function createCore(parts: CoreParts): ChainCore {
   let workingRoot = storedRoot;
   let tip: Block = head;
   let tipRoot = workingRoot;
-  const writer = parts.writer!;
+  const { writer } = parts;
   // Block writes sent and not yet settled; the promise of the last one; the first refusal.
   let writesOut = 0;
   let lastWrite: Promise<void> = Promise.resolve();
