@@ -67,12 +67,21 @@ function isBlockGasError(error: unknown): boolean {
   return error instanceof Error && error.message.includes('higher gas limit than the remaining gas in the block');
 }
 
+export interface BuildOptions {
+  /**
+   * Called once the transactions have run, before the block is sealed (its state root, tries and
+   * header): with the ones included, so far as they are known (a later throw may still restart
+   * the build without one).
+   */
+  ran?(included: readonly TypedTransaction[]): void;
+}
+
 export interface BlockMiner {
   /**
    * Executes `transactions` in order on the working state and returns the sealed block (not yet
    * committed). Transactions that fail validation are skipped, not fatal.
    */
-  build(transactions: readonly TypedTransaction[], timestampSec: bigint): Promise<BuiltBlock>;
+  build(transactions: readonly TypedTransaction[], timestampSec: bigint, options?: BuildOptions): Promise<BuiltBlock>;
   /** Resets the miner after a build that will not be committed. */
   reset(): Promise<void>;
   /**
@@ -115,7 +124,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
    * attempt stops and hands back that transaction: the caller discards the state and tries again
    * without it.
    */
-  async function attempt(transactions: readonly TypedTransaction[], timestampSec: bigint): Promise<BuiltBlock | SkippedTransaction> {
+  async function attempt(transactions: readonly TypedTransaction[], timestampSec: bigint, options: BuildOptions): Promise<BuiltBlock | SkippedTransaction> {
     const preStateRoot = core.tipRoot();
     await syncToWorkingRoot(preStateRoot);
     const parent = core.tip();
@@ -175,6 +184,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
     } finally {
       unguard();
     }
+    options.ran?.(included);
     const built = (await builder.build()).block;
     // build() re-creates every transaction from its fields; the block keeps the admitted objects
     // instead, which carry their hash and recovered sender (receipts, the index and the webhook
@@ -205,11 +215,11 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
   }
 
   return {
-    async build(transactions, timestampSec) {
+    async build(transactions, timestampSec, options = {}) {
       const refused: SkippedTransaction[] = [];
       let candidates = transactions;
       for (;;) {
-        const result = await attempt(candidates, timestampSec);
+        const result = await attempt(candidates, timestampSec, options);
         if ('block' in result) return refused.length ? { ...result, skipped: [...refused, ...result.skipped] } : result;
         refused.push(result);
         candidates = candidates.filter((tx) => tx !== result.tx);

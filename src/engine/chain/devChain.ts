@@ -176,11 +176,18 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
    * Throws (and the caller's write is refused) while the chain still cannot be written.
    */
   async function recoverWrites(): Promise<void> {
-    if (!core.writeFailure()) return;
+    if (!core.writeFailure() && !journalUnmined) return;
     await core.settled();
     await miner.reset();
     core.resumeWrites();
     await mineJournal();
+    journalUnmined = false;
+  }
+
+  /** A journaled transaction's block was not committed after its answer (sealing threw, or its write was refused). */
+  function journaledBlockLost(): void {
+    journalUnmined = true;
+    retryWrites();
   }
 
   /**
@@ -189,6 +196,10 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
    */
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let closing = false;
+  let journalUnmined = false;
+  // The turn of the lock that answered a journaled send and is still sealing its block: readers
+  // wait for it, then for the block's write (settled()).
+  let sealing: Promise<unknown> | undefined;
   function retryWrites(): void {
     if (retryTimer !== undefined || closing) return;
     retryTimer = setTimeout(() => {
@@ -212,8 +223,12 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     journal.clear();
   }
 
-  /** Admission + (automine) mining; runs under the lock. `raw`: journal the block's transaction and answer before its write. */
-  async function submit(tx: TypedTransaction, raw?: Uint8Array): Promise<Uint8Array> {
+  /**
+   * Admission + (automine) mining; runs under the lock. With `early`, the block's transaction is
+   * journaled once it has run, and `early.answered` is told at once, before the block is sealed
+   * and written.
+   */
+  async function submit(tx: TypedTransaction, early?: { raw: Uint8Array; answered(): void }): Promise<Uint8Array> {
     const hash = tx.hash();
     if (pool.get(hash) || core.blocks.getTxLocation(hash)) throw new ServerError('already known');
     const state = await miner.workingState();
@@ -232,9 +247,39 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
       pool.add(tx, senderHex);
       return hash;
     }
-    const built = await handle.mineBlock([tx], { requireAll: true, journal: raw && { append: () => journal.append(raw), refused: retryWrites } });
+    const built = await handle.mineBlock([tx], { requireAll: true, journal: early && { append: () => journal.append(early.raw), answered: early.answered, refused: journaledBlockLost } });
     if (built.skipped.length > 0) throw new ServerError(built.skipped[0]!.error.message.split(' (vm hf=')[0]!);
     return hash;
+  }
+
+  /**
+   * eth_sendRawTransaction in automine: answered once the transaction has run in its block and is
+   * journaled; the turn of the lock goes on to seal and commit the block, and readers wait for it.
+   */
+  const coreSettled = (): Promise<void> | undefined => core.settled();
+
+  function submitJournaled(tx: TypedTransaction, raw: Uint8Array): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const turn: Promise<Uint8Array> = lockedWhileWriting(() =>
+        submit(tx, {
+          raw,
+          answered() {
+            answered = true;
+            sealing = turn;
+            resolve(tx.hash());
+          },
+        }),
+      );
+      turn.then(resolve, (error: unknown) => {
+        if (!answered) reject(error);
+        // After the answer the journal holds the transaction: journaledBlockLost has it mined again.
+        else config.logger?.error({ err: error }, 'a journaled transaction was answered but its block not committed; the journal mines it again');
+      });
+      turn.finally(() => {
+        if (sealing === turn) sealing = undefined;
+      }).catch(() => undefined);
+    });
   }
 
   async function suggestedPriorityFee(): Promise<bigint> {
@@ -296,7 +341,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     config,
     accounts: core.accounts,
     headNumber: () => core.headNumber(),
-    settled: () => core.settled(),
+    settled: () => (sealing ? sealing.then(coreSettled, coreSettled) : core.settled()),
     getBlockByNumber: (n) => core.getBlockByNumber(n),
     getBlockByHash: (h) => core.getBlockByHash(h),
     resolveBlock: (id) => core.resolveBlock(id),
@@ -317,7 +362,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     suggestedPriorityFee,
     async sendRawTransaction(raw, options) {
       const tx = decodeRawTransaction(raw, txCommon);
-      if (options?.journaled && settings.automine) return lockedWhileWriting(() => submit(tx, raw));
+      if (options?.journaled && settings.automine) return submitJournaled(tx, raw);
       return locked(() => submit(tx));
     },
     sendTransaction: async (request) => {

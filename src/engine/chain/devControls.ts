@@ -90,11 +90,13 @@ export interface MineBlockOptions {
   requireAll?: boolean;
   timestampSec?: bigint;
   /**
-   * `append` is called once the block is built, before it is committed: true when it has journaled
-   * the block's transactions (txJournal.ts), and then mineBlock returns without waiting for the
-   * write; `refused` is told if that write is then refused.
+   * `append` is called once the transactions have run (requireAll: all of them), before the block
+   * is sealed and committed: true when it has journaled them (txJournal.ts), and then `answered`
+   * is called at once (the caller may answer its client while the block is sealed), and mineBlock
+   * returns without waiting for the write; `refused` is told if sealing, committing or the write
+   * then fails (the journal's transactions must be mined again).
    */
-  journal?: { append(): boolean; refused(): void };
+  journal?: { append(): boolean; answered(): void; refused(): void };
 }
 
 export interface DevControlsHandle {
@@ -143,31 +145,35 @@ export function createDevControls(parts: DevControlsParts): DevControlsHandle {
   }
 
   async function mineBlock(transactions: readonly TypedTransaction[], options: MineBlockOptions = {}): Promise<BuiltBlock> {
+    const { journal } = options;
+    let journaled = false;
+    const ran =
+      journal &&
+      ((included: readonly TypedTransaction[]) => {
+        if (options.requireAll && included.length !== transactions.length) return;
+        journaled = journal.append();
+        if (journaled) journal.answered();
+      });
     let built: BuiltBlock;
     try {
-      built = await miner.build(transactions, options.timestampSec ?? nextTimestamp());
+      built = await miner.build(transactions, options.timestampSec ?? nextTimestamp(), { ran });
     } catch (error) {
       await miner.reset();
+      if (journaled) journal!.refused();
       throw error;
     }
     if (options.requireAll && built.skipped.length > 0) {
       await miner.reset();
+      // Journaled before a later attempt dropped it: no block holds it, the journal mines it again.
+      if (journaled) journal!.refused();
       return built;
     }
-    let journaled: boolean;
-    try {
-      journaled = options.journal?.append() ?? false;
-    } catch (error) {
-      await miner.reset();
-      throw error;
-    }
-    // No await between the journal and the commit: the journal is emptied when no write is out.
     const written = core.commitBlock(built.block, built.receipts, built.preStateRoot);
     nextTimestampSec = undefined;
     settings.nextBaseFeeWei = undefined;
     if (journaled) {
       // The next turn of the lock mines the journal again (devChain.ts).
-      written.catch(() => options.journal?.refused());
+      written.catch(() => journal!.refused());
       return built;
     }
     try {
