@@ -1,5 +1,5 @@
-// The gate of the embedded chain's namespaces: eth_sendRawTransaction (automine) is answered once its
-// block is mined and the transaction journaled, while the block is still being written; every other
+// The gate of the embedded chain's namespaces: eth_sendRawTransaction (automine) is answered once the
+// transaction has run and is journaled, while its block is still being sealed and written; every other
 // method first waits for the blocks acknowledged so far, so what a client was told was sent is what
 // it reads, and no reader sees a block before it is durable.
 import type { ChainView } from '../../engine/chain/types.js';

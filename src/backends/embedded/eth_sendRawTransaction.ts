@@ -1,6 +1,6 @@
 // eth_sendRawTransaction: admits a signed transaction (types 0, 1, 2, 4) and, in automine mode,
-// mines it into its own block and journals it before answering with its hash; the block is written
-// meanwhile, and the chain's other methods wait for it (chainReadGate.ts).
+// runs it in its own block and journals it before answering with its hash; the block is sealed and
+// written meanwhile, and the chain's other methods wait for it (chainReadGate.ts).
 import { bytesToHex } from '../../rpc/hex.js';
 import type { ethSchema } from '../../rpc/schema/eth.js';
 import type { ChainMethodDeps } from './chainMethodDeps.js';

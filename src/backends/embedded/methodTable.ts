@@ -72,9 +72,9 @@ export interface MethodEntry {
 
 /**
  * What a namespace's handlers wait for before they run: the embedded chain answers
- * eth_sendRawTransaction once its block is mined and the transaction journaled, before the block is
- * written; every other method waits for the writes acknowledged so far, so a client reads what it
- * was told was sent (chainReadGate.ts).
+ * eth_sendRawTransaction once the transaction has run and is journaled, before its block is sealed
+ * and written; every other method waits for the blocks acknowledged so far, so a client reads what
+ * it was told was sent (chainReadGate.ts).
  */
 export interface MethodGate {
   wait(): Promise<void> | undefined;

@@ -1,8 +1,9 @@
 // The embedded dev chain: composes the persistent core, the block miner, admission checks, the
 // pool (interval mining), calls, logs and fee data, and anvil's dev controls (snapshots, setters,
 // timestamps). All writes run one at a time behind a FIFO lock, each once the blocks before it are
-// written, except automine's journaled sends (eth_sendRawTransaction), which are answered once
-// their block is mined and journaled and may start while earlier blocks are still being written.
+// written, except automine's journaled sends (eth_sendRawTransaction), which are answered once the
+// transaction has run and is journaled (the turn then seals and commits its block) and may start
+// while earlier blocks are still being written.
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import type { Proof } from '@ethereumjs/common';
@@ -66,9 +67,9 @@ export interface DevChain extends ChainView, DevControls {
   suggestedPriorityFee(): Promise<bigint>;
   /**
    * Submits a signed transaction; in automine mode it is mined, and its block written, before this
-   * resolves. With `journaled` (eth_sendRawTransaction), it resolves once the block is mined and the
-   * transaction is in the journal (txJournal.ts), while the block is still being written: readers
-   * of what it wrote wait for {@link ChainView.settled}. Returns its hash.
+   * resolves. With `journaled` (eth_sendRawTransaction), it resolves once the transaction has run
+   * in its block and is in the journal (txJournal.ts), while the block is still being sealed and
+   * written: readers of what it wrote wait for {@link ChainView.settled}. Returns its hash.
    */
   sendRawTransaction(raw: Uint8Array, options?: { journaled?: boolean }): Promise<Uint8Array>;
   /**

@@ -1,6 +1,7 @@
-// Automine's journaled sends (eth_sendRawTransaction): answered once the block is mined and the
-// transaction journaled, while the writer thread writes the block; a refused write drops the blocks
-// mined on it, and the journal mines their transactions again before the chain takes other writes.
+// Automine's journaled sends (eth_sendRawTransaction): answered once the transaction has run and is
+// journaled, while its block is sealed and the writer thread writes it; a refused write drops the
+// blocks mined on it, and the journal mines their transactions again before the chain takes other
+// writes.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // The journal of acknowledged transactions (`<dataDir>/chain.journal`): in automine mode a
-// transaction is answered once its block is mined and its raw bytes are here, while the chain's
-// writer thread is still writing the block (chainCore.ts). A restart mines again whatever the
+// transaction is answered once it has run in its block and its raw bytes are here, while the block
+// is sealed and the chain's writer thread writes it (chainCore.ts). A restart mines again whatever the
 // journal holds that no written block does, so a crash loses no acknowledged transaction.
 //
 // The file is written in place over space claimed when it is created (a full disk cannot refuse an
