@@ -27,7 +27,7 @@ import type { StateOverrides } from './stateOverrides.js';
 import { type TransactionRequest, requestToTransaction, requestTxType } from './transactionRequest.js';
 import { checkTransactionAdmission, decodeRawTransaction, recoverSender } from './txValidation.js';
 import { type PooledTransaction, type TxPool, createTxPool } from './txPool.js';
-import { openTxJournal } from './txJournal.js';
+import { NO_JOURNAL, type TxJournal, openTxJournal } from './txJournal.js';
 import { isImpersonatedTransaction, toImpersonatedTransaction } from './impersonatedTransaction.js';
 import { type MiningSettings, createMiningSettings, isImpersonated } from './miningSettings.js';
 import type { ChainView } from './types.js';
@@ -117,6 +117,19 @@ export async function createDevChain(options: DevChainOptions): Promise<DevChain
   }
 }
 
+/**
+ * The journal of acknowledged transactions, or none when its space cannot be claimed (a full disk
+ * at start): the chain still opens, and its sends wait for their blocks' writes.
+ */
+function openJournal(file: string, logger: DevChainConfig['logger']): TxJournal {
+  try {
+    return openTxJournal(file);
+  } catch (error) {
+    logger?.warn({ err: error, file }, 'the transaction journal could not be created: eth_sendRawTransaction answers once its block is written, until a start that can create it');
+    return NO_JOURNAL;
+  }
+}
+
 /** Runs functions one at a time, in call order. */
 function createLock(): <T>(fn: () => Promise<T>) => Promise<T> {
   let tail: Promise<unknown> = Promise.resolve();
@@ -136,7 +149,7 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
   const settings: MiningSettings = createMiningSettings(config);
   const miner: BlockMiner = await createBlockMiner(core, { records, settings });
   const pool: TxPool = createTxPool();
-  const journal = openTxJournal(join(config.dataDir, 'chain.journal'));
+  const journal = openJournal(join(config.dataDir, 'chain.journal'), config.logger);
   // Emptied whenever every block is written: what it held is in the chain.
   core.onHead(() => {
     if (core.settled() === undefined && !core.writeFailure()) journal.clear();

@@ -2,13 +2,14 @@
 // journaled, while its block is sealed and the writer thread writes it; a refused write drops the
 // blocks mined on it, and the journal mines their transactions again before the chain takes other
 // writes.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Address, bytesToHex } from '@ethereumjs/util';
 import type { DevChain } from './devChain.js';
 import { createDevChain } from './devChain.js';
-import { signWithDevKey } from './testing/tempChain.js';
+import { makeTempDir, signWithDevKey } from './testing/tempChain.js';
 import { useTempChains } from './testing/useTempChains.js';
 
 const open = useTempChains();
@@ -86,5 +87,20 @@ describe('journaled sends', () => {
     const state = await chain.stateAt((await chain.getBlockByNumber(4n))!);
     expect((await state.getAccount(new Address(chain.accounts[2]!.address.bytes)))!.balance).toBe(10_000n * 10n ** 18n + 1n + 2n + 3n + 4n);
     expect(bytesToHex(first)).toMatch(/^0x/);
+  });
+
+  it('error: a journal that cannot be created (its space not claimed) leaves the chain working: sends are answered once their block is written', async () => {
+    const dataDir = makeTempDir();
+    // A directory where the journal's file should be: claiming its space fails, as on a full disk.
+    mkdirSync(join(dataDir, 'chain.journal'));
+    const warnings: string[] = [];
+    const logger = { info() {}, error() {}, warn: (_fields: unknown, message: string) => warnings.push(message) };
+    const { chain } = await open({ dataDir, logger });
+    const hash = await chain.sendRawTransaction(transfer(chain, 0n), { journaled: true });
+    // Nothing was journaled, so the answer waited for the write.
+    expect(chain.settled!()).toBeUndefined();
+    expect(chain.headNumber()).toBe(1n);
+    expect((await chain.getTransaction(hash))?.block.header.number).toBe(1n);
+    expect(warnings).toEqual([expect.stringMatching(/transaction journal could not be created/)]);
   });
 });

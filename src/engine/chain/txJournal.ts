@@ -35,7 +35,19 @@ export interface TxJournal {
   close(): void;
 }
 
-/** Opens (or creates, claiming its space) the journal at `file`. */
+/**
+ * No journal: nothing is appended, so every send waits for its block's write (when the journal's
+ * space could not be claimed at start, on a full disk).
+ */
+export const NO_JOURNAL: TxJournal = {
+  append: () => false,
+  entries: () => [],
+  isEmpty: () => true,
+  clear() {},
+  close() {},
+};
+
+/** Opens (or creates, claiming its space) the journal at `file`; throws when the space cannot be claimed. */
 export function openTxJournal(file: string, capacityBytes = JOURNAL_BYTES): TxJournal {
   const limit = HEADER_BYTES + capacityBytes;
   if (!existsSync(file) || statSync(file).size < limit) claimSpace(file, limit);
