@@ -110,8 +110,8 @@ export function createMethodTable(...namespaces: AnyNamespace[]): MethodTable {
 }
 
 /** Typed helper so a namespace literal keeps its schema's method names. */
-export function defineNamespace<S extends Record<string, MethodSpec>>(schema: S, handlers: HandlersFor<S>, gate?: MethodGate): Namespace<S> {
-  return { schema, handlers, gate };
+export function defineNamespace<S extends Record<string, MethodSpec>>(schema: S, handlers: HandlersFor<S>): Namespace<S> {
+  return { schema, handlers };
 }
 
 /** Validates params and runs the handler; unknown methods throw MethodNotFoundError. */

@@ -1,10 +1,11 @@
-// Builds the next block on the chain core's working state from a list of signed transactions,
-// using ethereumjs' BlockBuilder on a long-lived "miner" VM whose trie writes are buffered until
-// the core commits the block. Each transaction runs on the interpreter where it can
+// Builds the next block on the chain core's tip (its newest mined block) from a list of signed
+// transactions, using ethereumjs' BlockBuilder on a long-lived "miner" VM whose trie writes are
+// buffered until the core commits the block. Each transaction runs on the interpreter where it can
 // (fastMinedTransaction.ts), else through the builder on ethereumjs. Header rules follow anvil (see
 // nextBaseFee). With a record store, each included transaction runs with the recorder (frames and
-// logs) and the block's records are staged there until the core commits the block. Transactions run under an execution guard without a
-// deadline (a block must include a transaction's whole run), which only yields to the event loop.
+// logs) and the block's records are staged there until the core commits the block. Transactions
+// run under an execution guard without a deadline (a block must include a transaction's whole
+// run), which only yields to the event loop.
 import { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';

@@ -71,8 +71,6 @@ export class ChainWriteError extends Error {
 export interface ChainWriter {
   /** Sends `writes` (their buffer is transferred) to be run in one transaction; settles when they are committed (or refused). */
   write(writes: EncodedWrites): Promise<void>;
-  /** Writes sent and not yet answered. */
-  outstanding(): number;
   /** Lets the writer take writes again after a refusal (call once every refused write is answered). */
   resume(): void;
   /** Waits for the outstanding writes, then stops the thread and closes its connection. */
@@ -118,7 +116,6 @@ export function startChainWriter(filename: string): ChainWriter {
       worker.postMessage({ type: 'write', id, writes }, [writes.bytes]);
       return done;
     },
-    outstanding: () => waiting.size,
     resume() {
       worker.postMessage({ type: 'resume' });
     },
