@@ -82,12 +82,12 @@ describe('mined transactions replayed on the interpreter and on ethereumjs', () 
     expect(fastCallStats.answered - before.answered).toBeGreaterThan(traced * 0.6);
   }, 180_000);
 
-  it('behavior: whole blocks replay on ethereumjs and answer the same', async () => {
+  it('behavior: whole blocks replay on ethereumjs (only the last transaction, whose state nothing reads, may run on the interpreter) and answer the same', async () => {
     const before = fastCallStats.answered;
     process.env.TRACEHOOK_FAST_EVM = '1';
     const block = blocks[2]!;
     const fast = [JSON.stringify(await tracer.traceBlock(block, RENDERS[4]![1])), JSON.stringify(await tracer.traceBlock(block, STEP_RENDERS[4]![1]))];
-    expect(fastCallStats.answered).toBe(before);
+    expect(fastCallStats.answered - before).toBeLessThanOrEqual(2);
     process.env.TRACEHOOK_FAST_EVM = '0';
     const slow = [JSON.stringify(await tracer.traceBlock(block, RENDERS[4]![1])), JSON.stringify(await tracer.traceBlock(block, STEP_RENDERS[4]![1]))];
     expect(fast).toEqual(slow);

@@ -19,7 +19,7 @@ import { bytesToBig, wordBytes } from './words.js';
 import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 
 const KECCAK_RLP_EMPTY = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
-const SUPPORTED_HARDFORKS = new Set(['cancun', 'prague']);
+const SUPPORTED_HARDFORKS = new Set(['cancun', 'prague', 'osaka']);
 /** Restarts after state misses before the request goes to ethereumjs instead. */
 const MAX_RESTARTS = 256;
 const MAX_GAS = 2 ** 50;
@@ -167,6 +167,7 @@ function envOf(vm: VM, block: Block, origin: bigint, gasPrice: bigint): Executio
     chainId: vm.common.chainId(),
     baseFee: header.baseFeePerGas ?? 0n,
     blobBaseFee: words.blobBaseFee,
+    clz: vm.common.isActivatedEIP(7939),
     precompiles: precompilesOf(vm),
     precompileContext: { common: vm.common, _EVM: vm.evm },
   };

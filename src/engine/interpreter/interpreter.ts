@@ -14,7 +14,7 @@ import { keccak256, keccak256Word } from './keccak.js';
 import { Memory } from './memory.js';
 import { PLAIN } from './plainOpcodes.js';
 import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
-import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, toSigned } from './words.js';
+import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, leadingZeros, toSigned } from './words.js';
 import { type Account, type StateMiss, Unsupported, type WorldState } from './worldState.js';
 
 export { Errors, addressBytes };
@@ -922,6 +922,13 @@ export class Interpreter {
             world.markDestructed(message.address);
             throw new Halt(undefined);
           }
+          case 0x1e:
+            // CLZ from Osaka; undefined before it, as the default case.
+            if (!env.clz) throw new Halt(Errors.INVALID_OPCODE);
+            gas = charge(gas, 5);
+            need(stack, 1);
+            stack[stack.length - 1] = BigInt(leadingZeros(stack[stack.length - 1]!));
+            break;
           default:
             throw new Halt(Errors.INVALID_OPCODE);
         }

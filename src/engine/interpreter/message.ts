@@ -33,6 +33,8 @@ export interface ExecutionEnv {
   chainId: bigint;
   baseFee: bigint;
   blobBaseFee: bigint;
+  /** Whether CLZ (0x1e, EIP-7939, Osaka) is an opcode; before it 0x1e is undefined. */
+  clz: boolean;
   /** Active precompiles by address; only 0x01–0x09 run here (they are synchronous). */
   precompiles: Map<bigint, SyncPrecompile>;
   /** What ethereumjs's precompiles read besides the data (common, _EVM). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToWord, viewToWord, wordToView } from './words.js';
+import { bytesToWord, leadingZeros, viewToWord, wordToView } from './words.js';
 
 const TWO256 = 1n << 256n;
 
@@ -47,5 +47,10 @@ describe('words', () => {
         expect(viewToWord(view, offset)).toBe(word);
       }
     }
+  });
+
+  it('behavior: leadingZeros counts the zero bits above the highest set bit (256 for zero), as a bit string shows them', () => {
+    for (const word of words) expect(leadingZeros(word), wordHex(word)).toBe(word === 0n ? 256 : 256 - word.toString(2).length);
+    for (let bit = 0; bit < 256; bit++) expect(leadingZeros(1n << BigInt(bit))).toBe(255 - bit);
   });
 });

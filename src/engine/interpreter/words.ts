@@ -19,6 +19,13 @@ export function exp(base: bigint, exponent: bigint): bigint {
   return result;
 }
 
+/** CLZ (EIP-7939): the zero bits above a word's highest set bit; 256 for zero. */
+export function leadingZeros(x: bigint): number {
+  if (x === 0n) return 256;
+  const hex = x.toString(16);
+  return 256 - (hex.length - 1) * 4 - (32 - Math.clz32(parseInt(hex[0]!, 16)));
+}
+
 const MASK64 = (1n << 64n) - 1n;
 const scratchBytes = new Uint8Array(32);
 const scratch = new DataView(scratchBytes.buffer);

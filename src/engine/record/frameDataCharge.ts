@@ -23,6 +23,9 @@ export function createFrameDataCharge(bounds: FrameBounds | undefined): FrameDat
     charged(data, newFrame) {
       if (!bounds) return data;
       if (bounds.kind === 'refuse') {
+        // Spent already by the steps: their recorder refuses at its next step or at the end, with
+        // its own advice (whichever recorder and whenever it charges a step, ethereumjs or the core).
+        if (bounds.budget.charge(0, 0)) return data;
         // Each byte renders as two hex digits.
         const passed = bounds.budget.charge(0, (newFrame ? FRAME_JSON_BYTES : 0) + 2 * data.length);
         if (passed) throw stepCapError(bounds.budget, passed, bounds.advice);
