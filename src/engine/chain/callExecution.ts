@@ -8,7 +8,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, KECCAK256_NULL, bytesToHex, createZeroAddress, equalsBytes } from '@ethereumjs/util';
 import { type VM, runTx } from '@ethereumjs/vm';
 import { ExecutionRevertedError, RpcError, ServerError } from '../../rpc/errors.js';
-import { callGasLimit } from '../execute/callTransaction.js';
+import { callGasLimit, callTxCommon } from '../execute/callTransaction.js';
 import { type ExecutionGuardOptions, guardCheck, installExecutionGuard } from '../execute/executionGuard.js';
 import { runFastCall } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
@@ -115,7 +115,7 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
         const fast = await runFastCall({ vm, tx: requestCallFields(request, fields), from, block, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
         if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error };
       }
-      const tx = impersonate(requestToTransaction(request, fields, env.common, { freeze: false }), from);
+      const tx = impersonate(requestToTransaction(request, fields, callTxCommon(env.common), { freeze: false }), from);
       await stateManager.checkpoint();
       try {
         if (senderHasCode) {

@@ -9,6 +9,8 @@ import type { TransactionRequest } from './transactionRequest.js';
 
 const CALL_STIPEND = 2300n;
 const TX_GAS = 21_000n;
+/** EIP-7825's transaction gas limit cap, 2^24. */
+const MAX_TX_GAS = 16_777_216n;
 
 /**
  * Estimates the gas `request` needs on `target`; throws the call's error if it fails at the cap.
@@ -21,6 +23,8 @@ export async function estimateGas(env: CallEnv, request: TransactionRequest, tar
 async function searchGas(env: CallEnv, request: TransactionRequest, target: CallTarget, session: CallSession): Promise<bigint> {
   let hi = request.gas !== undefined && request.gas >= TX_GAS ? request.gas : target.block.header.gasLimit;
   if (hi > env.gasCap) hi = env.gasCap;
+  // Osaka and later: no transaction may name more than EIP-7825's cap, so neither may an estimate (geth).
+  if (hi > MAX_TX_GAS && env.common.isActivatedEIP(7825)) hi = MAX_TX_GAS;
   if (session.feeCap > 0n) {
     const balance = (await session.stateManager.getAccount(session.from))?.balance ?? 0n;
     const available = balance - (request.value ?? 0n);

@@ -88,11 +88,17 @@ export function callPaysForGas(call: CallRequest): boolean {
 
 const CALL_TX_COMMON = Symbol('callTxCommon');
 
+/** No gas limit a call can name: EIP-7825's cap is lifted for calls (geth's SkipTransactionChecks). */
+// A string: Common copies its parameters through JSON and reads them with BigInt().
+const UNCAPPED_TX_GAS = { 7825: { maxTransactionGasLimit: (2n ** 64n - 1n).toString() } };
+
 /**
  * A Common with `common`'s rules for building call transactions cheaply. Each transaction
  * constructor copies its Common and merges the transaction parameters into the copy (JSON copies
  * plus a rebuild of the whole parameter cache: about a tenth of a traced ERC-20 call). This one
- * holds them already and its copies skip the merge; parameters and rules are unchanged. It is
+ * holds them already and its copies skip the merge. The rules are unchanged but one: on Osaka and
+ * later a call may name more gas than EIP-7825's transaction cap (2^24), as geth and anvil run
+ * eth_call, eth_estimateGas's probes and traced calls; a sent transaction stays bound by it. It is
  * memoised on `common` (one per pooled VM).
  */
 export function callTxCommon(common: Common): Common {
@@ -101,6 +107,7 @@ export function callTxCommon(common: Common): Common {
   if (existing) return existing;
   const prepared = common.copy();
   prepared.updateParams(paramsTx);
+  if (prepared.isActivatedEIP(7825)) prepared.updateParams(UNCAPPED_TX_GAS);
   const copyOf = prepared.copy.bind(prepared);
   // Own properties travel with Object.assign-based copies, so copies of copies behave the same.
   prepared.copy = () => Object.assign(copyOf(), { updateParams: () => undefined });
