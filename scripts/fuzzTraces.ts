@@ -1,8 +1,9 @@
-// `npm run fuzz:traces -- [--runs N] [--seed S] [--survey]`: the trace fuzzer's long run. Generates
-// programs (src/backends/embedded/testing/fuzzProgramArbitrary.ts), runs each on anvil and on the
-// embedded chain and compares the traces (fuzzTraceRunner.ts). By default stops at the first
-// difference and prints the shrunk program; --survey runs every program without shrinking and
-// prints each failing one, then a count per check. Exits 1 when any program failed.
+// `npm run fuzz:traces -- [--runs N] [--seed S] [--survey] [--hardfork prague|osaka]`: the trace
+// fuzzer's long run. Generates programs (src/backends/embedded/testing/fuzzProgramArbitrary.ts),
+// runs each on anvil and on the embedded chain, both on the hardfork (Prague unless named), and
+// compares the traces (fuzzTraceRunner.ts). By default stops at the first difference and prints the
+// shrunk program; --survey runs every program without shrinking and prints each failing one, then a
+// count per check. Exits 1 when any program failed.
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
 import { programText } from '../src/backends/embedded/testing/fuzzProgram.js';
@@ -10,13 +11,13 @@ import { programArb } from '../src/backends/embedded/testing/fuzzProgramArbitrar
 import { type FuzzPair, mismatchText, runProgram, startFuzzPair } from '../src/backends/embedded/testing/fuzzTraceRunner.js';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '200' }, seed: { type: 'string' }, survey: { type: 'boolean', default: false } },
+  options: { runs: { type: 'string', default: '200' }, seed: { type: 'string' }, survey: { type: 'boolean', default: false }, hardfork: { type: 'string', default: 'prague' } },
 });
 const runs = Number(values.runs);
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
-console.log(`fuzz:traces: ${runs} programs, seed ${seed}${values.survey ? ', survey' : ''}`);
+console.log(`fuzz:traces: ${runs} programs, seed ${seed}, ${values.hardfork}${values.survey ? ', survey' : ''}`);
 
-let pair: FuzzPair = await startFuzzPair();
+let pair: FuzzPair = await startFuzzPair(values.hardfork);
 const started = performance.now();
 let failed = 0;
 try {
@@ -34,7 +35,7 @@ try {
         text = String(error);
         // A program the chains disagreed on leaves them apart: start over.
         await pair.stop();
-        pair = await startFuzzPair();
+        pair = await startFuzzPair(values.hardfork);
       }
       failed++;
       console.log(`\n=== program ${i} ===\n${programText(program)}\n--- differences ---\n${text}`);

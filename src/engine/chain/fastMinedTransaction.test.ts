@@ -78,8 +78,8 @@ describe('mining on the interpreter', () => {
     await Promise.all(temps.splice(0).map((t) => t.dispose()));
   });
 
-  it(`behavior: ${BLOCKS * TXS_PER_BLOCK} transactions of generated programs mine to the same blocks, receipts and traces as on ethereumjs`, async () => {
-    temps.push(await openTempChain(), await openTempChain());
+  it.each(['prague', 'osaka'])(`behavior: on %s, ${BLOCKS * TXS_PER_BLOCK} transactions of generated programs mine to the same blocks, receipts and traces as on ethereumjs`, async (hardfork) => {
+    temps.push(await openTempChain({ hardfork }), await openTempChain({ hardfork }));
     const before = { ...fastMinedStats };
     const fast = await drive(temps[0]!, '1');
     const mined = fastMinedStats.mined - before.mined;

@@ -45,11 +45,12 @@ export interface Mismatch {
 const FEE_CAP = 100_000_000_000n;
 const SENDERS = 4;
 
-export async function startFuzzPair(): Promise<FuzzPair> {
+/** anvil and the embedded chain on one hardfork (Prague unless named: Osaka is anvil 1.7.1's default). */
+export async function startFuzzPair(hardfork = 'prague'): Promise<FuzzPair> {
   const never = { setInterval: () => undefined, clearInterval: () => undefined };
   const warnings: string[] = [];
   const logger = { info: () => undefined, warn: (obj: object, msg?: string) => warnings.push(`${msg ?? ''} ${JSON.stringify(obj)}`), error: (obj: object, msg?: string) => warnings.push(`${msg ?? ''} ${JSON.stringify(obj)}`) };
-  const [anvil, temp] = await Promise.all([startAnvil(['--no-mining', '--hardfork', 'prague']), openTempChain({ clock: Date.now, blockTimeSec: 1, timers: never, logger })]);
+  const [anvil, temp] = await Promise.all([startAnvil(['--no-mining', '--hardfork', hardfork]), openTempChain({ hardfork, clock: Date.now, blockTimeSec: 1, timers: never, logger })]);
   const tracer = createTracer({ chain: temp.chain });
   const deps = { chain: temp.chain };
   const table = createMethodTable(createEthNamespace(deps), createDevNamespace(deps), createDebugNamespace({ tracer }), createTraceNamespace({ tracer }));
