@@ -88,8 +88,10 @@ export function callPaysForGas(call: CallRequest): boolean {
 
 const CALL_TX_COMMON = Symbol('callTxCommon');
 
-/** No gas limit a call can name: EIP-7825's cap is lifted for calls (geth's SkipTransactionChecks). */
-// A string: Common copies its parameters through JSON and reads them with BigInt().
+/**
+ * EIP-7825's cap lifted for calls (geth's SkipTransactionChecks): 2^64 - 1, as a string because
+ * Common copies its parameters through JSON and reads them with BigInt().
+ */
 const UNCAPPED_TX_GAS = { 7825: { maxTransactionGasLimit: (2n ** 64n - 1n).toString() } };
 
 /**
