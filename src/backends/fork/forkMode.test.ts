@@ -146,6 +146,19 @@ describe('fork mode (remote: anvil)', () => {
     }
   }, 60_000);
 
+  it('error: a remote whose fork block names the empty state root but holds state (a fresh anvil\'s genesis) is refused with the remedy; a later block forks', async () => {
+    const fresh = await startAnvil();
+    try {
+      await expect(resolveForkSetup(fresh.url, undefined, 'prague')).rejects.toThrow(/block 0 names the empty state root but holds state .*: fork a later block/);
+      await rpc(fresh.url, 'evm_mine', []);
+      const setup = await resolveForkSetup(fresh.url, undefined, 'prague');
+      setup.client.close();
+      expect(setup.point.blockNumber).toBe(1n);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('reopens its data dir on the same fork and refuses another fork block', async () => {
     const { chain, dataDir } = await openFork();
     await chain.close();
@@ -154,7 +167,9 @@ describe('fork mode (remote: anvil)', () => {
     expect((await headOf(again.chain)).header.number).toBe(forkBlock);
     await again.chain.close();
     chains.splice(chains.indexOf(again.chain), 1);
-    await expect(openFork(dataDir, remote.url, forkBlock - 1n)).rejects.toThrow(/was created with .*fork/);
+    // Another block of the same remote (mined now: its genesis block cannot be forked, above).
+    await rpc(remote.url, 'evm_mine', []);
+    await expect(openFork(dataDir, remote.url, forkBlock + 1n)).rejects.toThrow(/was created with .*fork/);
     // Nor without the fork, nor with another URL (the data dir keeps a digest of it).
     await expect(createDevChain({ dataDir, kzg: null })).rejects.toThrow(/was created with .*fork/);
     await expect(openFork(dataDir, remote.url.replace('127.0.0.1', 'localhost'))).rejects.toThrow(/was created with .*fork/);

@@ -6,6 +6,22 @@ import { ServiceError } from '../../rpc/errors.js';
 import { createJsonRpcClient } from '../upstream/jsonRpcClient.js';
 import { type RemoteHeader, remoteHardfork } from './remoteHardfork.js';
 
+const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+
+/**
+ * A block whose header names the empty state root commits to no state, yet a remote may still hold
+ * some there (anvil's genesis block does): proofs of it cannot be checked against the header, so
+ * the fork is refused with the remedy instead of failing on its first account read. An empty trie's
+ * proof of any address has no nodes.
+ */
+async function refuseUncommittedState(client: { call(method: string, params: unknown[]): Promise<unknown> }, tag: string, number: bigint): Promise<void> {
+  const proof = (await client.call('eth_getProof', ['0x0000000000000000000000000000000000000000', [], tag])) as { accountProof?: unknown[] } | null;
+  if ((proof?.accountProof?.length ?? 0) === 0) return;
+  throw new ServiceError(`the fork remote's block ${number} names the empty state root but holds state (as anvil's genesis block does), so its state cannot be verified`, {
+    details: 'fork a later block: mine one on the remote first (e.g. evm_mine) or pass --fork-block',
+  });
+}
+
 /** Reads the fork point; the client it returns stays open for the chain (close it with the chain). */
 export async function resolveForkSetup(url: string, blockNumber: bigint | undefined, configuredHardfork: string): Promise<ForkSetup> {
   // The label, not the URL, names the remote in errors: the URL may hold a key.
@@ -17,6 +33,7 @@ export async function resolveForkSetup(url: string, blockNumber: bigint | undefi
     const chainId = BigInt(chainIdHex);
     const number = BigInt(header.number as string);
     const hardfork = remoteHardfork(chainId, header as unknown as RemoteHeader, configuredHardfork);
+    if (String(header.stateRoot).toLowerCase() === EMPTY_ROOT) await refuseUncommittedState(client, tag, number);
     return { point: { url, blockNumber: number, blockHash: (header.hash as string).toLowerCase() }, header, chainId, hardfork, client: { call: (method, params) => client.call(method, params), close: () => client.close() } };
   } catch (error) {
     client.close();
