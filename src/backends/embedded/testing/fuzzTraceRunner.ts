@@ -99,7 +99,7 @@ export function jsonDiff(theirs: unknown, ours: unknown, path = '', out: string[
   return out.slice(0, limit);
 }
 
-interface SentTx {
+export interface SentTx {
   label: string;
   hash: string;
 }
@@ -178,7 +178,8 @@ function receiptFields(receipt: Obj): Obj {
   return out;
 }
 
-async function compareTransaction(pair: FuzzPair, tx: SentTx): Promise<Mismatch[]> {
+/** Every trace format of one mined transaction on both chains, compared after the documented differences. */
+export async function compareTransaction(pair: FuzzPair, tx: SentTx): Promise<Mismatch[]> {
   const out: Mismatch[] = [];
   const both = async (method: string, params: unknown[]): Promise<[Json, Json]> => [
     resultOf('anvil', method, await pair.anvilRpc(method, params)),

@@ -1,0 +1,133 @@
+// Every trace format of transactions of ordinary Solidity contracts (fixtures/contracts/Patterns.sol:
+// a vault with a transient reentrancy lock, a re-entering attacker, a CREATE2 factory, an EIP-1967
+// proxy bubbling reverts and panics, precompiles, memory and storage growth) against the real anvil
+// binary, on Prague and on Osaka: receipts, trace_transaction, callTracer with logs, prestateTracer
+// (plain and diffMode) and trace_replayTransaction of each mined transaction, after the documented
+// differences (testing/traceDifferences.ts), and debug_traceCall's callTracer and struct logs.
+import { readFileSync } from 'node:fs';
+import { type Abi, type Hex, encodeDeployData, encodeFunctionData, getContractAddress, hexToBytes, keccak256, toHex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FuzzPair, type SentTx, compareTransaction, jsonDiff, mismatchText, startFuzzPair } from './testing/fuzzTraceRunner.js';
+
+const contract = (name: string) => JSON.parse(readFileSync(new URL(`../../../fixtures/contracts/build/${name}.json`, import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
+const NAMES = ['Vault', 'Attacker', 'Factory', 'Impl', 'Proxy', 'Crypto', 'Burner'] as const;
+const build = Object.fromEntries(NAMES.map((n) => [n, contract(n)])) as Record<(typeof NAMES)[number], { abi: Abi; bytecode: Hex }>;
+
+type Json = Record<string, unknown>;
+
+/**
+ * anvil's debug_traceCall answer in geth's conventions (docs/trace-conventions.md): struct logs
+ * leave out a zero `refund` and empty `returnData` and show memory words and storage bare; the
+ * callTracer root's `gas` is the call's, where anvil gives what is left after the intrinsic cost
+ * (charged up front; EIP-7623's floor is not).
+ */
+function asGeth(answer: { result?: unknown }, data: Hex, gas: bigint): unknown {
+  const bytes = hexToBytes(data);
+  const zeros = BigInt(bytes.filter((b) => b === 0).length);
+  const intrinsic = 21_000n + 4n * zeros + 16n * (BigInt(bytes.length) - zeros);
+  const result = answer.result as Json & { structLogs?: Json[] };
+  for (const step of result.structLogs ?? []) {
+    if (step.refund === 0) delete step.refund;
+    if (step.returnData === '0x') delete step.returnData;
+    if (step.memory) step.memory = (step.memory as string[]).map((w) => w.replace(/^0x/, ''));
+    if (step.storage) step.storage = Object.fromEntries(Object.entries(step.storage as Record<string, string>).map(([k, v]) => [k.replace(/^0x/, ''), v.replace(/^0x/, '')]));
+  }
+  if (result.type !== undefined) {
+    expect(BigInt(result.gas as string)).toBe(gas - intrinsic);
+    result.gas = `0x${gas.toString(16)}`;
+  }
+  return answer;
+}
+
+describe.each(['prague', 'osaka'])('Solidity contracts against anvil on %s', (hardfork) => {
+  let pair: FuzzPair;
+  const sent: SentTx[] = [];
+  const at: Partial<Record<(typeof NAMES)[number], Hex>> = {};
+
+  beforeAll(async () => {
+    pair = await startFuzzPair(hardfork);
+    const signer = pair.signers[0]!;
+    let nonce = Number(((await pair.ourRpc('eth_getTransactionCount', [signer.address, 'latest'])) as { result: string }).result);
+    const send = async (label: string, fields: { to?: Hex; data: Hex; value?: bigint; gas?: bigint }): Promise<void> => {
+      const raw = await signer.signTransaction({ type: 'eip1559', chainId: 31337, nonce, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1n, gas: fields.gas ?? 3_000_000n, value: fields.value ?? 0n, to: fields.to, data: fields.data });
+      const [theirs, ours] = [await pair.anvilRpc('eth_sendRawTransaction', [raw]), await pair.ourRpc('eth_sendRawTransaction', [raw])];
+      expect(ours, label).toEqual(theirs);
+      nonce++;
+      sent.push({ label, hash: (ours as { result: string }).result });
+    };
+    const mine = async (): Promise<void> => {
+      await pair.anvilRpc('evm_mine', []);
+      await pair.ourRpc('evm_mine', []);
+    };
+    const deploy = async (name: (typeof NAMES)[number], args: unknown[] = [], value = 0n): Promise<Hex> => {
+      at[name] = getContractAddress({ from: signer.address, nonce: BigInt(nonce) });
+      await send(`deploy ${name}`, { data: encodeDeployData({ abi: build[name].abi, bytecode: build[name].bytecode, args }), value });
+      return at[name];
+    };
+    const call = (name: (typeof NAMES)[number], fn: string, args: unknown[] = [], value = 0n, options: { gas?: bigint; to?: Hex } = {}) =>
+      send(`${name}.${fn}(${args.map(String).join(', ')})`, { to: options.to ?? at[name]!, data: encodeFunctionData({ abi: build[name].abi, functionName: fn, args }), value, gas: options.gas });
+
+    const vault = await deploy('Vault');
+    await deploy('Attacker', [vault], 10n ** 18n);
+    await deploy('Factory');
+    const impl = await deploy('Impl');
+    await deploy('Proxy', [impl]);
+    await deploy('Crypto');
+    await deploy('Burner');
+    await mine();
+    await call('Vault', 'deposit', [keccak256(toHex('tag'))], 10n ** 16n);
+    await call('Vault', 'withdraw', [10n ** 15n]);
+    await call('Vault', 'withdraw', [10n ** 18n]); // Insufficient(have, want)
+    await call('Attacker', 'attack', [], 10n ** 15n); // re-entry caught: Locked() kept as bytes
+    await call('Attacker', 'attackUncaught', [], 10n ** 15n); // Locked() bubbles to the top
+    await mine();
+    await call('Factory', 'make', [vault, 7n], 5n);
+    await call('Factory', 'makeTwice', [8n]); // the second CREATE2 collides, caught
+    await call('Factory', 'makeAndKill', [9n], 3n); // created and destroyed in one transaction
+    await call('Factory', 'make', [vault, 7n]); // collides with the first, uncaught
+    await mine();
+    for (const code of [1n, 2n, 3n, 4n, 5n]) await call('Impl', 'fail', [code], 0n, { to: at.Proxy }); // reason, panics 0x32, 0x12, 0x01, custom error
+    await call('Impl', 'set', [42n], 0n, { to: at.Proxy });
+    await mine();
+    await call('Crypto', 'run', [toHex('hello world, a blob of bytes that is longer than thirty-two'), keccak256(toHex('msg')), 27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`]);
+    await call('Crypto', 'copy', [toHex('abcdefghijklmnopqrstuvwxyz0123456789'), 40n]);
+    await call('Burner', 'burn', [30n]);
+    await call('Burner', 'callWithGas', [at.Burner, 60_000n, 10n]); // the inner call runs out of gas
+    await call('Burner', 'burn', [2000n], 0n, { gas: 400_000n }); // out of gas at the top
+    await call('Burner', 'overflow', [10n]); // panic 0x11
+    await mine();
+  }, 120_000);
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  it('behavior: every mined transaction\'s receipt and trace formats agree with anvil\'s', async () => {
+    expect(sent).toHaveLength(28);
+    const differences: string[] = [];
+    for (const tx of sent) {
+      const mismatches = await compareTransaction(pair, tx);
+      if (mismatches.length > 0) differences.push(mismatchText(mismatches));
+    }
+    expect(differences).toEqual([]);
+  }, 60_000);
+
+  it('behavior: debug_traceCall\'s callTracer and struct logs (memory, storage, return data) agree with anvil\'s', async () => {
+    const from = pair.signers[0]!.address;
+    const gas = 30_000_000n;
+    const calls: [(typeof NAMES)[number], string, unknown[], Hex?][] = [
+      ['Impl', 'fail', [2n], at.Proxy],
+      ['Crypto', 'copy', [toHex('xyz'), 3n]],
+      ['Vault', 'withdraw', [1n]],
+      ['Attacker', 'attack', []],
+    ];
+    for (const [name, fn, args, to] of calls) {
+      const data = encodeFunctionData({ abi: build[name].abi, functionName: fn, args });
+      for (const options of [{ tracer: 'callTracer', tracerConfig: { withLog: true } }, { enableMemory: true, enableReturnData: true }]) {
+        const params = [{ from, to: to ?? at[name], data, gas: `0x${gas.toString(16)}` }, 'latest', options];
+        const [theirs, ours] = [await pair.anvilRpc('debug_traceCall', params), await pair.ourRpc('debug_traceCall', params)];
+        expect('result' in ours, JSON.stringify(ours).slice(0, 300)).toBe(true);
+        expect(jsonDiff(asGeth(theirs as { result?: unknown }, data, gas), ours), `${name}.${fn} ${JSON.stringify(options)}`).toEqual([]);
+      }
+    }
+  }, 60_000);
+});
