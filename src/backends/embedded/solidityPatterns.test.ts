@@ -3,7 +3,9 @@
 // proxy bubbling reverts and panics, precompiles, memory and storage growth) against the real anvil
 // binary, on Prague and on Osaka: receipts, trace_transaction, callTracer with logs, prestateTracer
 // (plain and diffMode) and trace_replayTransaction of each mined transaction, after the documented
-// differences (testing/traceDifferences.ts), and debug_traceCall's callTracer and struct logs.
+// differences (testing/traceDifferences.ts), and debug_traceCall's callTracer and struct logs. EIP-7702
+// delegations (set, used, cleared) agree too, except for the three places geth and anvil differ,
+// where our answer is geth's (docs/trace-conventions.md).
 import { readFileSync } from 'node:fs';
 import { type Abi, type Hex, encodeDeployData, encodeFunctionData, getContractAddress, hexToBytes, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,14 +44,18 @@ function asGeth(answer: { result?: unknown }, data: Hex, gas: bigint): unknown {
 describe.each(['prague', 'osaka'])('Solidity contracts against anvil on %s', (hardfork) => {
   let pair: FuzzPair;
   const sent: SentTx[] = [];
+  const delegations: { set?: SentTx; cleared?: SentTx; used: SentTx[]; authority?: Hex } = { used: [] };
   const at: Partial<Record<(typeof NAMES)[number], Hex>> = {};
 
   beforeAll(async () => {
     pair = await startFuzzPair(hardfork);
     const signer = pair.signers[0]!;
     let nonce = Number(((await pair.ourRpc('eth_getTransactionCount', [signer.address, 'latest'])) as { result: string }).result);
-    const send = async (label: string, fields: { to?: Hex; data: Hex; value?: bigint; gas?: bigint }): Promise<void> => {
-      const raw = await signer.signTransaction({ type: 'eip1559', chainId: 31337, nonce, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1n, gas: fields.gas ?? 3_000_000n, value: fields.value ?? 0n, to: fields.to, data: fields.data });
+    const send = async (label: string, fields: { to?: Hex; data: Hex; value?: bigint; gas?: bigint; authorizationList?: Awaited<ReturnType<typeof signer.signAuthorization>>[] }): Promise<void> => {
+      const common = { chainId: 31337, nonce, maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1n, gas: fields.gas ?? 3_000_000n, value: fields.value ?? 0n, to: fields.to, data: fields.data };
+      const raw = fields.authorizationList
+        ? await signer.signTransaction({ ...common, type: 'eip7702', to: fields.to!, authorizationList: fields.authorizationList })
+        : await signer.signTransaction({ ...common, type: 'eip1559' });
       const [theirs, ours] = [await pair.anvilRpc('eth_sendRawTransaction', [raw]), await pair.ourRpc('eth_sendRawTransaction', [raw])];
       expect(ours, label).toEqual(theirs);
       nonce++;
@@ -96,19 +102,70 @@ describe.each(['prague', 'osaka'])('Solidity contracts against anvil on %s', (ha
     await call('Burner', 'burn', [2000n], 0n, { gas: 400_000n }); // out of gas at the top
     await call('Burner', 'overflow', [10n]); // panic 0x11
     await mine();
+    // EIP-7702: an account delegates to Impl in a transaction that calls it, is used as Impl (directly
+    // and from a contract), then clears its delegation.
+    const authority = pair.signers[1]!;
+    const authorityNonce = Number(((await pair.ourRpc('eth_getTransactionCount', [authority.address, 'latest'])) as { result: string }).result);
+    delegations.authority = authority.address.toLowerCase() as Hex;
+    const setData = encodeFunctionData({ abi: build.Impl.abi, functionName: 'set', args: [5n] });
+    await send('7702: delegate to Impl and call set(5)', { to: authority.address, data: setData, authorizationList: [await authority.signAuthorization({ chainId: 31337, nonce: authorityNonce, contractAddress: at.Impl! })] });
+    delegations.set = sent.at(-1);
+    await mine();
+    await call('Impl', 'fail', [1n], 0n, { to: authority.address });
+    await call('Impl', 'set', [9n], 0n, { to: authority.address });
+    await call('Burner', 'callWithGas', [authority.address, 100_000n, 3n]); // Impl has no burn(): reverts inside
+    delegations.used.push(...sent.slice(-3));
+    await send('7702: clear the delegation', { to: authority.address, data: '0x', authorizationList: [await authority.signAuthorization({ chainId: 31337, nonce: authorityNonce + 1, contractAddress: '0x0000000000000000000000000000000000000000' })] });
+    delegations.cleared = sent.at(-1);
+    await mine();
   }, 120_000);
   afterAll(async () => {
     await pair?.stop();
   });
 
   it('behavior: every mined transaction\'s receipt and trace formats agree with anvil\'s', async () => {
-    expect(sent).toHaveLength(28);
+    expect(sent).toHaveLength(33);
     const differences: string[] = [];
     for (const tx of sent) {
+      if (tx === delegations.set || tx === delegations.cleared) continue;
       const mismatches = await compareTransaction(pair, tx);
       if (mismatches.length > 0) differences.push(mismatchText(mismatches));
     }
     expect(differences).toEqual([]);
+  }, 60_000);
+
+  it('behavior: EIP-7702 transactions that set and clear a delegation differ from anvil exactly where geth does (prestate, diffMode, stateDiff code)', async () => {
+    const authority = delegations.authority!;
+    const impl = at.Impl!.toLowerCase();
+    const designator = `0xef0100${impl.slice(2)}`;
+    const both = async (method: string, params: unknown[]): Promise<[Json, Json]> => {
+      const [theirs, ours] = [await pair.anvilRpc(method, params), await pair.ourRpc(method, params)];
+      return [(theirs as { result: Json }).result, (ours as { result: Json }).result];
+    };
+    const checks = async (tx: SentTx) => (await compareTransaction(pair, tx)).map((m) => m.check).sort();
+    // Setting it: geth looks up no delegation target (none is in force when the transaction starts); anvil does.
+    const set = delegations.set!;
+    expect(await checks(set)).toEqual(['prestateTracer', 'trace_replayTransaction']);
+    const [theirPre, ourPre] = await both('debug_traceTransaction', [set.hash, { tracer: 'prestateTracer' }]);
+    expect(Object.keys(theirPre)).toContain(impl);
+    expect(Object.keys(ourPre)).not.toContain(impl);
+    const stateDiffCode = async (tx: SentTx) => {
+      const ours = (await pair.ourRpc('trace_replayTransaction', [tx.hash, ['stateDiff']])) as { result: { stateDiff: Record<string, Json> } };
+      return ours.result.stateDiff[authority]!.code;
+    };
+    expect(await stateDiffCode(set)).toEqual({ '*': { from: '0x', to: designator } });
+    // Clearing it: geth looks up the target in force when it starts, and shows the cleared code as 0x.
+    const cleared = delegations.cleared!;
+    expect(await checks(cleared)).toEqual(['prestateTracer (premise)', 'prestateTracer diffMode', 'trace_replayTransaction']);
+    const [theirPre2, ourPre2] = await both('debug_traceTransaction', [cleared.hash, { tracer: 'prestateTracer' }]);
+    expect(Object.keys(theirPre2)).not.toContain(impl);
+    expect(Object.keys(ourPre2)).toContain(impl);
+    const [theirDiff, ourDiff] = (await both('debug_traceTransaction', [cleared.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }])) as [{ post: Record<string, Json> }, { post: Record<string, Json> }];
+    expect(theirDiff.post[authority]!.code).toBeUndefined();
+    expect(ourDiff.post[authority]!.code).toBe('0x');
+    expect(await stateDiffCode(cleared)).toEqual({ '*': { from: designator, to: '0x' } });
+    // In between, the delegated account behaves as Impl: every format agrees.
+    expect(delegations.used).toHaveLength(3);
   }, 60_000);
 
   it('behavior: debug_traceCall\'s callTracer and struct logs (memory, storage, return data) agree with anvil\'s', async () => {
