@@ -1,6 +1,7 @@
 // Every trace format of transactions of ordinary Solidity contracts (fixtures/contracts/Patterns.sol:
 // a vault with a transient reentrancy lock, a re-entering attacker, a CREATE2 factory, an EIP-1967
-// proxy bubbling reverts and panics, precompiles, memory and storage growth) against the real anvil
+// proxy bubbling reverts and panics, precompiles, memory and storage growth, refunds, large logs and
+// reverts, deep recursion, a self-destructing constructor) against the real anvil
 // binary, on Prague and on Osaka: receipts, trace_transaction, callTracer with logs, prestateTracer
 // (plain and diffMode) and trace_replayTransaction of each mined transaction, after the documented
 // differences (testing/traceDifferences.ts), and debug_traceCall's callTracer and struct logs. EIP-7702
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FuzzPair, type SentTx, compareTransaction, jsonDiff, mismatchText, startFuzzPair } from './testing/fuzzTraceRunner.js';
 
 const contract = (name: string) => JSON.parse(readFileSync(new URL(`../../../fixtures/contracts/build/${name}.json`, import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
-const NAMES = ['Vault', 'Attacker', 'Factory', 'Impl', 'Proxy', 'Crypto', 'Burner'] as const;
+const NAMES = ['Vault', 'Attacker', 'Factory', 'Impl', 'Proxy', 'Crypto', 'Burner', 'Misc', 'SelfKill'] as const;
 const build = Object.fromEntries(NAMES.map((n) => [n, contract(n)])) as Record<(typeof NAMES)[number], { abi: Abi; bytecode: Hex }>;
 
 type Json = Record<string, unknown>;
@@ -80,6 +81,18 @@ describe.each(['prague', 'osaka'])('Solidity contracts against anvil on %s', (ha
     await deploy('Proxy', [impl]);
     await deploy('Crypto');
     await deploy('Burner');
+    await deploy('Misc');
+    await deploy('SelfKill', [], 5n); // destroys itself in its constructor
+    await mine();
+    await call('Misc', 'fill', [40n]);
+    await call('Misc', 'clear'); // 40 cleared slots: the refund is capped at a fifth of the gas used
+    await call('Misc', 'logs', [100n]);
+    await call('Misc', 'staticWrite'); // SSTORE under STATICCALL
+    await call('Misc', 'sendTo', [['0x00000000000000000000000000000000000000aa', '0x0000000000000000000000000000000000000004', vault]], 9n); // a new account, a precompile, a contract without receive()
+    await call('Misc', 'bigRevert', [5000n]);
+    await call('Misc', 'transientRevert'); // TSTORE undone by the reverted frame
+    await call('Misc', 'recurse', [60n]);
+    await call('Misc', 'recurse', [2000n], 0n, { gas: 16_000_000n }); // until the 63/64 rule starves it (under Osaka's 2^24 cap)
     await mine();
     await call('Vault', 'deposit', [keccak256(toHex('tag'))], 10n ** 16n);
     await call('Vault', 'withdraw', [10n ** 15n]);
@@ -124,7 +137,7 @@ describe.each(['prague', 'osaka'])('Solidity contracts against anvil on %s', (ha
   });
 
   it('behavior: every mined transaction\'s receipt and trace formats agree with anvil\'s', async () => {
-    expect(sent).toHaveLength(33);
+    expect(sent).toHaveLength(44);
     const differences: string[] = [];
     for (const tx of sent) {
       if (tx === delegations.set || tx === delegations.cleared) continue;
