@@ -1,12 +1,11 @@
 // Resolves `--fork-url URL [--fork-block N]` (issue 13 item 3) against the remote: its chain id,
 // the fork block (its latest when no number is given) and the rules it ran under
 // (remoteHardfork.ts), with the JSON-RPC client the dev chain reads remote state through.
+import { KECCAK256_RLP_S } from '@ethereumjs/util';
 import type { ForkSetup } from '../../engine/chain/forkGenesis.js';
 import { ServiceError } from '../../rpc/errors.js';
 import { createJsonRpcClient } from '../upstream/jsonRpcClient.js';
 import { type RemoteHeader, remoteHardfork } from './remoteHardfork.js';
-
-const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 
 /**
  * A block whose header names the empty state root commits to no state, yet a remote may still hold
@@ -33,7 +32,7 @@ export async function resolveForkSetup(url: string, blockNumber: bigint | undefi
     const chainId = BigInt(chainIdHex);
     const number = BigInt(header.number as string);
     const hardfork = remoteHardfork(chainId, header as unknown as RemoteHeader, configuredHardfork);
-    if (String(header.stateRoot).toLowerCase() === EMPTY_ROOT) await refuseUncommittedState(client, tag, number);
+    if (String(header.stateRoot).toLowerCase() === KECCAK256_RLP_S) await refuseUncommittedState(client, tag, number);
     return { point: { url, blockNumber: number, blockHash: (header.hash as string).toLowerCase() }, header, chainId, hardfork, client: { call: (method, params) => client.call(method, params), close: () => client.close() } };
   } catch (error) {
     client.close();
