@@ -11,36 +11,14 @@ import { readFileSync } from 'node:fs';
 import { type Abi, type Hex, encodeDeployData, encodeFunctionData, getContractAddress, hexToBytes, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FuzzPair, type SentTx, compareTransaction, jsonDiff, mismatchText, startFuzzPair } from './testing/fuzzTraceRunner.js';
+import type { Json as AnswerJson } from './testing/traceAnvilPair.js';
+import { tracedCallAsGeth } from './testing/traceDifferences.js';
 
 const contract = (name: string) => JSON.parse(readFileSync(new URL(`../../../fixtures/contracts/build/${name}.json`, import.meta.url), 'utf8')) as { abi: Abi; bytecode: Hex };
 const NAMES = ['Vault', 'Attacker', 'Factory', 'Impl', 'Proxy', 'Crypto', 'Burner', 'Misc', 'SelfKill'] as const;
 const build = Object.fromEntries(NAMES.map((n) => [n, contract(n)])) as Record<(typeof NAMES)[number], { abi: Abi; bytecode: Hex }>;
 
 type Json = Record<string, unknown>;
-
-/**
- * anvil's debug_traceCall answer in geth's conventions (docs/trace-conventions.md): struct logs
- * leave out a zero `refund` and empty `returnData` and show memory words and storage bare; the
- * callTracer root's `gas` is the call's, where anvil gives what is left after the intrinsic cost
- * (charged up front; EIP-7623's floor is not).
- */
-function asGeth(answer: { result?: unknown }, data: Hex, gas: bigint): unknown {
-  const bytes = hexToBytes(data);
-  const zeros = BigInt(bytes.filter((b) => b === 0).length);
-  const intrinsic = 21_000n + 4n * zeros + 16n * (BigInt(bytes.length) - zeros);
-  const result = answer.result as Json & { structLogs?: Json[] };
-  for (const step of result.structLogs ?? []) {
-    if (step.refund === 0) delete step.refund;
-    if (step.returnData === '0x') delete step.returnData;
-    if (step.memory) step.memory = (step.memory as string[]).map((w) => w.replace(/^0x/, ''));
-    if (step.storage) step.storage = Object.fromEntries(Object.entries(step.storage as Record<string, string>).map(([k, v]) => [k.replace(/^0x/, ''), v.replace(/^0x/, '')]));
-  }
-  if (result.type !== undefined) {
-    expect(BigInt(result.gas as string)).toBe(gas - intrinsic);
-    result.gas = `0x${gas.toString(16)}`;
-  }
-  return answer;
-}
 
 describe.each(['prague', 'osaka'])('Solidity contracts against anvil on %s', (hardfork) => {
   let pair: FuzzPair;
@@ -196,7 +174,7 @@ describe.each(['prague', 'osaka'])('Solidity contracts against anvil on %s', (ha
         const params = [{ from, to: to ?? at[name], data, gas: `0x${gas.toString(16)}` }, 'latest', options];
         const [theirs, ours] = [await pair.anvilRpc('debug_traceCall', params), await pair.ourRpc('debug_traceCall', params)];
         expect('result' in ours, JSON.stringify(ours).slice(0, 300)).toBe(true);
-        expect(jsonDiff(asGeth(theirs as { result?: unknown }, data, gas), ours), `${name}.${fn} ${JSON.stringify(options)}`).toEqual([]);
+        expect(jsonDiff(tracedCallAsGeth((theirs as { result: AnswerJson }).result, { data: hexToBytes(data), gas }), (ours as { result: Json }).result), `${name}.${fn} ${JSON.stringify(options)}`).toEqual([]);
       }
     }
   }, 60_000);

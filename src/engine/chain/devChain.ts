@@ -266,12 +266,12 @@ async function assembleDevChain(core: ChainCore): Promise<DevChain> {
     return hash;
   }
 
+  const coreSettled = (): Promise<void> | undefined => core.settled();
+
   /**
    * eth_sendRawTransaction in automine: answered once the transaction has run in its block and is
    * journaled; the turn of the lock goes on to seal and commit the block, and readers wait for it.
    */
-  const coreSettled = (): Promise<void> | undefined => core.settled();
-
   function submitJournaled(tx: TypedTransaction, raw: Uint8Array): Promise<Uint8Array> {
     return new Promise((resolve, reject) => {
       let answered = false;

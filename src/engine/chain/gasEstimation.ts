@@ -1,6 +1,7 @@
 // eth_estimateGas: the smallest gas limit at which the request succeeds, found by binary search
 // like geth/anvil (first run at the cap, then an optimistic guess from the used gas, then bisect
 // to the exact boundary, which is what anvil returns).
+import { paramsTx } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { type CallEnv, type CallGuard, type CallSession, type CallTarget, callOutcomeToError, withCallSession } from './callExecution.js';
 import { ServerError } from '../../rpc/errors.js';
@@ -9,8 +10,8 @@ import type { TransactionRequest } from './transactionRequest.js';
 
 const CALL_STIPEND = 2300n;
 const TX_GAS = 21_000n;
-/** EIP-7825's transaction gas limit cap, 2^24. */
-const MAX_TX_GAS = 16_777_216n;
+/** EIP-7825's transaction gas limit cap (2^24), as ethereumjs's transactions enforce it. */
+const MAX_TX_GAS = BigInt(paramsTx[7825]!.maxTransactionGasLimit!);
 
 /**
  * Estimates the gas `request` needs on `target`; throws the call's error if it fails at the cap.

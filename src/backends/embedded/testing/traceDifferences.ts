@@ -54,6 +54,8 @@ export const DIFFERENCES = {
     'RETURNDATACOPY past the return data without the gas for its memory: anvil says `return data out of bounds` / `Out of bounds` (revm charges the memory expansion after the bounds check); geth (and we) say `out of gas` / `Out of gas` (geth charges all of the op\'s gas, memory included, before opReturnDataCopy checks the bounds).',
   staticWriteGasOrder:
     'a write in a static context without the gas geth charges first: anvil says `write protection` / `Mutable Call In Static Context` for CREATE/CREATE2 (revm refuses before charging); geth (and we) say `out of gas` (the interpreter charges constant and dynamic gas, the opcode\'s execute function then refuses: core/vm/instructions.go opCreate, opSstore). ethereumjs also refuses first; the recorder corrects it (src/engine/record/gethGasFirst.ts).',
+  structLogEmptyFields: 'struct logs: anvil prints `refund: 0` and `returnData: "0x"` on every step; geth (and we) leave them out when empty (`omitempty`).',
+  structLogBareHex: 'struct logs: anvil prefixes memory words and storage keys and values with `0x`; geth\'s legacy struct-log JSON (and ours) prints them as bare 64-digit hex.',
   stateDiffBornAccount:
     'stateDiff: an account that did not exist and receives value is `*` from 0x0 with `=` code and nonce in anvil; OpenEthereum (and we) mark it born: `+` balance, `+ 0x0` nonce, `+ 0x` code.',
 } as const;
@@ -214,6 +216,30 @@ export function callTracerAsGeth(theirs: Json, ours: Json, parityRootGas: Json, 
   }
   gethErrors(expected, ours as Obj);
   dropFailedLogs(expected);
+  return expected;
+}
+
+/**
+ * anvil's debug_traceCall answer in our conventions: struct logs without empty `refund` and
+ * `returnData` (DIFFERENCES.structLogEmptyFields), memory and storage as bare hex
+ * (DIFFERENCES.structLogBareHex); a callTracer root's `gas` is the call's `gas`, after checking that
+ * anvil's is that less the intrinsic cost charged up front (DIFFERENCES.callTracerRootGas; EIP-7623's
+ * floor is charged at the end).
+ */
+export function tracedCallAsGeth(theirs: Json, call: { data: Uint8Array; gas: bigint }): Obj {
+  const expected = clone(theirs) as Obj;
+  for (const step of (expected.structLogs as Obj[] | undefined) ?? []) {
+    if (step.refund === 0) delete step.refund;
+    if (step.returnData === '0x') delete step.returnData;
+    if (step.memory) step.memory = (step.memory as string[]).map((word) => word.replace(/^0x/, ''));
+    if (step.storage) step.storage = Object.fromEntries(Object.entries(step.storage as Obj).map(([k, v]) => [k.replace(/^0x/, ''), (v as string).replace(/^0x/, '')]));
+  }
+  if (expected.type !== undefined) {
+    const zeros = BigInt(call.data.filter((b) => b === 0).length);
+    const intrinsic = 21_000n + 4n * zeros + 16n * (BigInt(call.data.length) - zeros);
+    premise(BigInt(expected.gas as string) === call.gas - intrinsic, DIFFERENCES.callTracerRootGas, { anvil: expected.gas, gas: call.gas.toString(), intrinsic: intrinsic.toString() });
+    expected.gas = `0x${call.gas.toString(16)}`;
+  }
   return expected;
 }
 
