@@ -17,6 +17,12 @@ export interface LoadSpec {
    * `durationMs` and `warmupMs` are then ignored.
    */
   once?: boolean;
+  /**
+   * With `once`: before the counted requests, every connection sends `body` for this long (opened
+   * connections, a load generator past its own warm-up), so a short row measures the requests it
+   * names rather than connection set-up; 0 or absent opens the connections inside the row.
+   */
+  primeMs?: number;
   connections: number;
   durationMs: number;
   /** Requests during the warm-up are not counted. */
@@ -70,14 +76,24 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   let counting = false;
   let stopped = false;
   const sockets: Socket[] = [];
+  const priming = spec.once === true && (spec.primeMs ?? 0) > 0;
+  let primed = !priming;
+  const primeRequest = priming ? buildRequest(spec, spec.body) : undefined;
 
   const openConnection = () => {
     let buffer: Buffer = Buffer.alloc(0);
     let sentAt = 0;
+    let counted = false;
     const socket = connect({ host: u.hostname, port: Number(u.port), noDelay: true });
     sockets.push(socket);
     const send = () => {
       if (stopped) return;
+      if (!primed) {
+        counted = false;
+        socket.write(primeRequest!);
+        return;
+      }
+      counted = true;
       if (spec.once && nextRequest >= requests.length) {
         socket.end();
         if (latencies.length + errors >= requests.length) finish();
@@ -101,7 +117,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
         const status = head.slice(9, 12);
         buffer = buffer.subarray(total);
         answered++;
-        if (counting) {
+        if (counting && counted) {
           latencies.push(performance.now() - sentAt);
           statuses[status] = (statuses[status] ?? 0) + 1;
           responseBytes += length;
@@ -138,7 +154,13 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     });
   };
   const result = new Promise<LoadResult>((resolve) => (resolveResult = resolve));
-  if (spec.once) {
+  if (spec.once && priming) {
+    setTimeout(() => {
+      primed = true;
+      counting = true;
+      started = performance.now();
+    }, spec.primeMs);
+  } else if (spec.once) {
     counting = true;
     started = performance.now();
   } else {

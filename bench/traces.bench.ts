@@ -6,8 +6,10 @@
 // and warm (repeated requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
-//     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"] [--thread-cpu]
+//     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"] [--thread-cpu] [--prime-ms 1000]
 //
+// A cold row's connections are opened and carry eth_chainId for `--prime-ms` before its counted
+// requests, on both peers, so the row measures its requests rather than connection set-up.
 // `--thread-cpu` prints, for each tracehook row, the service's CPU µs per answer (warm-up included)
 // on its main thread, its busiest other thread (the trace worker) and all its threads, from /proc.
 // `--no-kept-records` starts tracehook with `--mined-trace-memory-mb 0`, so a cold trace of a mined
@@ -43,6 +45,8 @@ const serviceArgsIndex = process.argv.indexOf('--service-args');
 /** More tracehook flags, split on spaces (e.g. `--trace-workers 1`). */
 const SERVICE_ARGS = serviceArgsIndex > 0 ? process.argv[serviceArgsIndex + 1]!.split(' ').filter(Boolean) : [];
 const THREAD_CPU = process.argv.includes('--thread-cpu');
+/** How long a cold row's connections carry eth_chainId before its counted requests (`--prime-ms 0`: none). */
+const PRIME_MS = arg('prime-ms', 1000);
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -124,14 +128,18 @@ async function main(): Promise<void> {
         return body(method, paramsFor({ from: account.address, to: tokenAddress, data, gas: '0x186a0' }));
       });
 
+    // A cold row sends each body once, after its connections have carried eth_chainId for PRIME_MS:
+    // rows of a few hundred requests otherwise measure opening 8 connections and a load generator's
+    // own start-up more than the requests they name (docs/performance.md, session 15).
+    const once = (bodies: string[]): Omit<LoadSpec, 'url'> => ({ body: body('eth_chainId', []), bodies, once: true, primeMs: PRIME_MS, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 });
     const workloads: { name: string; spec: Omit<LoadSpec, 'url'>; anvil: boolean }[] = [
       // The floor every answer pays (HTTP, key check, decode, encode): no trace can be faster.
       { name: 'eth_blockNumber (HTTP floor, not a trace)', anvil: true, spec: { body: body('eth_blockNumber', []), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
-      { name: `debug_traceTransaction callTracer, cold (${third} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(0, third).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
-      { name: `trace_transaction, cold (${third} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(third, 2 * third).map((h) => body('trace_transaction', [h])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
+      { name: `debug_traceTransaction callTracer, cold (${third} txs once)`, anvil: true, spec: once(transfers.slice(0, third).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }]))) },
+      { name: `trace_transaction, cold (${third} txs once)`, anvil: true, spec: once(transfers.slice(third, 2 * third).map((h) => body('trace_transaction', [h]))) },
       { name: 'debug_traceTransaction callTracer, warm', anvil: true, spec: { body: '', bodies: transfers.slice(0, 2 * third).map((h) => body('debug_traceTransaction', [h, { tracer: 'callTracer' }])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
       { name: 'trace_transaction, warm', anvil: true, spec: { body: '', bodies: transfers.slice(0, 2 * third).map((h) => body('trace_transaction', [h])), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
-      { name: `trace_transaction, cold after the rows above (${transfers.length - 2 * third} txs once)`, anvil: true, spec: { body: '', bodies: transfers.slice(2 * third).map((h) => body('trace_transaction', [h])), once: true, connections: CONNECTIONS, durationMs: 0, warmupMs: 0 } },
+      { name: `trace_transaction, cold after the rows above (${transfers.length - 2 * third} txs once)`, anvil: true, spec: once(transfers.slice(2 * third).map((h) => body('trace_transaction', [h]))) },
       { name: 'debug_traceCall callTracer, distinct calls', anvil: true, spec: { body: '', bodies: callBodies('debug_traceCall', (call) => [call, 'latest', { tracer: 'callTracer' }]), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
       { name: 'trace_call ["trace"], distinct calls', anvil: false, spec: { body: '', bodies: callBodies('trace_call', (call) => [call, ['trace'], 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
     ];
