@@ -29,6 +29,7 @@ import { createUpstreamsRoutes, readyzNetworkView } from './gateway/api/upstream
 import { registerUpstreamMetrics } from './gateway/ops/upstreamMetrics.js';
 import { createNotifyMetrics } from './gateway/ops/notifyMetrics.js';
 import { registerTraceQueueMetrics } from './gateway/ops/traceQueueMetrics.js';
+import { registerTraceCacheMetrics } from './gateway/ops/traceCacheMetrics.js';
 import { probeUpstreamChainId } from './main/probeUpstreamChainId.js';
 import { createUpstreamBlockSource } from './main/upstreamBlockSource.js';
 import { createUpstreamSubscriptions } from './main/upstreamSubscriptions.js';
@@ -247,6 +248,7 @@ export async function startService(config: ServiceConfig, options: StartServiceO
     }
     const stopNotifyMetrics = notifyMetrics.bind(gateway.metrics.registry, { db, followers: () => followers });
     if (pool) registerTraceQueueMetrics(gateway.metrics.registry, () => pool.stats());
+    if (local) registerTraceCacheMetrics(gateway.metrics.registry, () => local.tracer.cache.stats());
     cleanups.push(async () => stopNotifyMetrics());
     // Which process answered, for `--processes N` and several gateways behind one balancer.
     gateway.metrics.registry.gauge('tracehook_process_info', 'This process: its pid and role (all: owns the embedded chain; gateway).', () => [{ labels: { pid: String(process.pid), role: config.role }, value: 1 }]);

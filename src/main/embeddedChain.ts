@@ -113,6 +113,7 @@ export async function startEmbeddedChain(config: ServiceConfig, options: Embedde
     ...limits,
     runJob,
     yieldEveryMs: 5,
+    prerenderMinedTraces: true,
     cache: createRenderedTraceCache({ maxBytes: config.traceCacheMb * 1024 * 1024 }),
   });
   cleanups.push(async () => tracer.close());

@@ -174,6 +174,66 @@ describe('traces from the records kept by the miner', () => {
   });
 });
 
+describe('trace_transaction pre-rendered as blocks are mined', () => {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const keyOf = (hash: Uint8Array) => `trace_transaction:${bytesToHex(hash)}`;
+
+  it('behavior: each new block\'s trace_transaction is in the cache before anyone asks, equal to a replay\'s; without the option nothing is', async () => {
+    const temp = await openTempChain({ clock: Date.now });
+    const eager = createTracer({ chain: temp.chain, prerenderMinedTraces: true });
+    const lazy = createTracer({ chain: temp.chain });
+    const replay = createTracer({ chain: temp.chain, useMinedRecords: false });
+    try {
+      const txHashes: Uint8Array[] = [];
+      for (const s of (await scenarios(temp.chain)).slice(0, 6)) txHashes.push(await temp.chain.sendRawTransaction(hexToBytes(s.raw)));
+      await temp.chain.settled?.();
+      await turn();
+      for (const hash of txHashes) {
+        const entry = eager.cache.get(keyOf(hash)) as { text: string } | undefined;
+        expect(entry, bytesToHex(hash)).toBeDefined();
+        const mined = await replay.requireTransaction(bytesToHex(hash) as Hex);
+        expect(parse(entry!)).toEqual(parse(await replay.traceTransaction(mined, { format: 'parityTrace' })));
+      }
+      expect(lazy.cache.stats().entries).toBe(0);
+    } finally {
+      eager.close();
+      lazy.close();
+      replay.close();
+      await temp.dispose();
+    }
+  }, 60_000);
+
+  it('behavior: a block of many transactions is rendered a slice per turn; a revert drops what waits and what was rendered of the removed blocks', async () => {
+    const temp = await openTempChain({ clock: Date.now, blockTimeSec: 3600 });
+    // A clock that moves 1 ms per reading: each turn renders one transaction (slices of 2 ms).
+    let clock = 0;
+    const eager = createTracer({ chain: temp.chain, prerenderMinedTraces: true, now: () => ++clock });
+    try {
+      const all = await scenarios(temp.chain);
+      const snapshot = await temp.chain.snapshot();
+      const txHashes: Uint8Array[] = [];
+      for (const s of all) txHashes.push(await temp.chain.sendRawTransaction(hexToBytes(s.raw)));
+      await temp.chain.mine();
+      await temp.chain.settled?.();
+      await turn();
+      const afterOne = eager.cache.stats().entries;
+      expect(afterOne).toBeGreaterThan(0);
+      expect(afterOne).toBeLessThan(txHashes.length);
+      await turn();
+      expect(eager.cache.stats().entries).toBeGreaterThan(afterOne);
+      // The block leaves the chain with renders still waiting: none of them lands later.
+      expect(await temp.chain.revert(snapshot)).toBe(true);
+      expect(eager.cache.stats().entries).toBe(0);
+      for (let i = 0; i < txHashes.length + 2; i++) await turn();
+      expect(eager.cache.stats().entries).toBe(0);
+      for (const hash of txHashes) expect(eager.cache.get(keyOf(hash))).toBeUndefined();
+    } finally {
+      eager.close();
+      await temp.dispose();
+    }
+  }, 60_000);
+});
+
 describe('traced calls on a pooled VM', () => {
   const CALL_TRACER: TraceRender = { format: 'geth', request: { tracer: 'callTracer', config: {} } };
 

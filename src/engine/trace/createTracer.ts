@@ -60,6 +60,14 @@ export interface TracerOptions {
    * always replays.
    */
   useMinedRecords?: boolean;
+  /**
+   * Render `trace_transaction` of every new head block's transactions from the miner's kept records
+   * once the block is written, into the cache, off the request path (a few ms of each event-loop
+   * turn at most; see PRERENDER_SLICE_MS): anvil keeps its Parity traces as it mines, so a first
+   * request for a new transaction's trace is a lookup there, and here a cache hit. Default false;
+   * the service turns it on.
+   */
+  prerenderMinedTraces?: boolean;
 }
 
 /** A mined transaction with where it sits. */
@@ -164,6 +172,11 @@ function contextFor(block: Block, tx: TypedTransaction, index: number, logIndexO
 
 /** Default of `TracerOptions.maxTimeoutMs` (and of --trace-timeout-max-ms). */
 export const DEFAULT_MAX_TIMEOUT_MS = 30_000;
+/** Longest a turn of the event loop spends pre-rendering kept traces, ms. */
+const PRERENDER_SLICE_MS = 2;
+/** Head blocks waiting to be pre-rendered; older ones are dropped (a burst of blocks, e.g. anvil_mine). */
+const PRERENDER_MAX_BLOCKS = 64;
+const PARITY_TRACE: TraceRender = { format: 'parityTrace' };
 
 /** Creates the tracer over `options.chain`. */
 export function createTracer(options: TracerOptions): Tracer {
@@ -183,12 +196,66 @@ export function createTracer(options: TracerOptions): Tracer {
   // Bumped when blocks leave the chain: a computation that began before must not fill the cache
   // (it may describe a transaction that is gone, or that lands in another block later).
   let generation = 0;
+  const prerender = options.prerenderMinedTraces === true && minedRecord !== undefined ? createPrerenderer() : undefined;
   const unsubscribe = chain.onHead((event) => {
-    if (event.removed.length === 0) return;
+    if (event.removed.length === 0) {
+      prerender?.add(event.block);
+      return;
+    }
     generation++;
     cache.clear();
     inflight.clear();
+    prerender?.clear();
   });
+
+  /**
+   * New head blocks' `trace_transaction` rendered from their kept records in later turns of the
+   * event loop, a slice at a time. Synchronous within a turn, so a reorg (which empties the queue)
+   * never meets a render half done; a transaction whose record is gone or whose trace is cached
+   * already is skipped.
+   */
+  function createPrerenderer(): { add(block: Block): void; clear(): void } {
+    const blocks: Block[] = [];
+    let next = 0;
+    let scheduled: NodeJS.Immediate | undefined;
+    const run = () => {
+      scheduled = undefined;
+      const until = now() + PRERENDER_SLICE_MS;
+      while (blocks.length > 0) {
+        const txs = blocks[0]!.transactions;
+        while (next < txs.length) {
+          if (now() >= until) {
+            scheduled = setImmediate(run);
+            return;
+          }
+          const hash = bytesToHex(txs[next++]!.hash());
+          const key = `trace_transaction:${hash}`;
+          if (cache.get(key) !== undefined) continue;
+          const rendered = keptRender(hash, PARITY_TRACE);
+          if (rendered) cache.set(key, rendered);
+        }
+        blocks.shift();
+        next = 0;
+      }
+    };
+    return {
+      add(block) {
+        if (block.transactions.length === 0) return;
+        blocks.push(block);
+        if (blocks.length > PRERENDER_MAX_BLOCKS) {
+          blocks.shift();
+          next = 0;
+        }
+        scheduled ??= setImmediate(run);
+      },
+      clear() {
+        blocks.length = 0;
+        next = 0;
+        if (scheduled) clearImmediate(scheduled);
+        scheduled = undefined;
+      },
+    };
+  }
 
   async function cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const hit = cache.get(key);
@@ -410,6 +477,7 @@ export function createTracer(options: TracerOptions): Tracer {
 
     close() {
       unsubscribe();
+      prerender?.clear();
     },
   };
   return tracer;
