@@ -10,15 +10,14 @@
 // then runs it on ethereumjs, whose answer is the reference).
 import type { Block } from '@ethereumjs/block';
 import type { StateManagerInterface } from '@ethereumjs/common';
-import { Address, bigIntToBytes, generateAddress } from '@ethereumjs/util';
+import { type Account, Address, KECCAK256_RLP, bigIntToBytes, equalsBytes, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallFields, calldataFloorGas, fieldsInRange, intrinsicGas } from './callFields.js';
 import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
 import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
 import { bytesToBig, wordBytes } from './words.js';
-import { CachedStorageStateManager } from '../state/stateManagerAt.js';
+import { CachedStorageStateManager, type KnownAccount } from '../state/stateManagerAt.js';
 
-const KECCAK_RLP_EMPTY = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 const SUPPORTED_HARDFORKS = new Set(['cancun', 'prague', 'osaka']);
 /** Restarts after state misses before the request goes to ethereumjs instead. */
 const MAX_RESTARTS = 256;
@@ -54,6 +53,8 @@ export class PrefetchedState implements BaseState {
 
   /** The overlay's reads that skip ethereumjs's caches (this state keeps what it reads). */
   private readonly peek: CachedStorageStateManager | undefined;
+  /** The accounts `peek` read, handed back when their code and slots are read. */
+  private readonly known = new Map<bigint, KnownAccount>();
 
   constructor(private readonly stateManager: StateManagerInterface) {
     this.peek = stateManager instanceof CachedStorageStateManager ? stateManager : undefined;
@@ -85,21 +86,28 @@ export class PrefetchedState implements BaseState {
   async load(miss: StateMiss): Promise<void> {
     const address = new Address(addressBytes(miss.address));
     if (miss.kind === 'account') {
-      const account = await (this.peek ? this.peek.peekAccount(address) : this.stateManager.getAccount(address));
+      let account: Account | undefined;
+      if (this.peek) {
+        const known = await this.peek.peekKnown(address);
+        this.known.set(miss.address, known);
+        account = known.account;
+      } else {
+        account = await this.stateManager.getAccount(address);
+      }
       this.accounts.set(
         miss.address,
         account && {
           nonce: account.nonce,
           balance: account.balance,
           codeHash: account.codeHash,
-          storageEmpty: Buffer.from(account.storageRoot).toString('hex') === KECCAK_RLP_EMPTY,
+          storageEmpty: equalsBytes(account.storageRoot, KECCAK256_RLP),
         },
       );
     } else if (miss.kind === 'code') {
-      this.codes.set(miss.address, await (this.peek ? this.peek.peekCode(address) : this.stateManager.getCode(address)));
+      this.codes.set(miss.address, await (this.peek ? this.peek.peekCode(address, this.known.get(miss.address)) : this.stateManager.getCode(address)));
     } else {
       const key = wordBytes(miss.slot);
-      const value = await (this.peek ? this.peek.peekStorage(address, key) : this.stateManager.getStorage(address, key));
+      const value = await (this.peek ? this.peek.peekStorage(address, key, this.known.get(miss.address)) : this.stateManager.getStorage(address, key));
       let slots = this.slots.get(miss.address);
       if (!slots) this.slots.set(miss.address, (slots = new Map()));
       slots.set(miss.slot, bytesToBig(value));

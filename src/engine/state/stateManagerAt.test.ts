@@ -281,6 +281,34 @@ describe('overlay state manager (shared read cache)', () => {
     expect(bytesToHex(await peeker.peekCode(contracts[0]!))).toBe('0x');
   });
 
+  it('behavior: slots and code read with a known account skip reading it again, and read it again once it may have changed', async () => {
+    const { db, store, root } = await seededStore();
+    const next = await changedRoot(store, db, root);
+    const reads = createStateReadCache();
+    const peeker = (await overlayOn(store, root, reads)) as CachedStorageStateManager;
+    let accountReads = 0;
+    const peekAccount = peeker.peekAccount.bind(peeker);
+    peeker.peekAccount = (address) => (accountReads++, peekAccount(address));
+    const known = await peeker.peekKnown(contracts[0]!);
+    expect(accountReads).toBe(1);
+    const reference = await overlayOn(store, root, reads);
+    for (let i = 0; i < 12; i++) expect(bytesToHex(await peeker.peekStorage(contracts[0]!, slot(i), known))).toBe(bytesToHex(await reference.getStorage(contracts[0]!, slot(i))));
+    expect(bytesToHex(await peeker.peekCode(contracts[0]!, known))).toBe(bytesToHex(await reference.getCode(contracts[0]!)));
+    expect(accountReads).toBe(1);
+    // An account of the manager's own (a write): the known one may be stale, so it is read again.
+    await peeker.checkpoint();
+    await peeker.putAccount(contracts[2]!, new Account(3n, 3n));
+    expect(bytesToHex(await peeker.peekStorage(contracts[0]!, slot(1), known))).toBe(bytesToHex(await reference.getStorage(contracts[0]!, slot(1))));
+    expect(accountReads).toBe(2);
+    await peeker.revert();
+    // Moved to another root: read again, and the answer is the new root's.
+    await peeker.repoint(next);
+    const atNext = await overlayOn(store, next, reads);
+    expect(bytesToHex(await peeker.peekStorage(contracts[0]!, slot(1), known))).toBe(bytesToHex(await atNext.getStorage(contracts[0]!, slot(1))));
+    expect(await atNext.getStorage(contracts[0]!, slot(1))).not.toEqual(await reference.getStorage(contracts[0]!, slot(1)));
+    expect(accountReads).toBe(3);
+  });
+
   it('default: reads are pure only with the shared read cache', async () => {
     const { store, root } = await seededStore();
     expect(((await overlayOn(store, root, createStateReadCache())) as CachedStorageStateManager).pureReads).toBe(true);

@@ -52,6 +52,12 @@ const MAX_STORAGE_READERS = 256;
  */
 const MAX_CLEAN_CACHE_ENTRIES = 50_000;
 
+/** An account read by `peekKnown` (undefined: absent) at a trie root, handed back to skip reading it again. */
+export interface KnownAccount {
+  account: Account | undefined;
+  root: Uint8Array;
+}
+
 /**
  * A state manager whose SSTOREs stay in the storage cache until a flush, like its account writes.
  * @ethereumjs/statemanager 10.1.3 means to do that too (`cache.put(...) ?? writeToTrie(...)`), but
@@ -290,12 +296,12 @@ export class CachedStorageStateManager extends MerkleStateManager {
   }
 
   /** `getStorage` as {@link peekAccount} reads: nothing read from the trie enters ethereumjs's caches. */
-  async peekStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+  async peekStorage(address: Address, key: Uint8Array, known?: KnownAccount): Promise<Uint8Array> {
     if (this.reads === undefined) return this.getStorage(address, key);
     const own = this._caches!.storage!;
     const cached = own.size() > 0 ? own.get(address, key) : undefined;
     if (cached !== undefined) return RLP.decode(cached ?? new Uint8Array(0)) as Uint8Array;
-    const account = await this.peekAccount(address);
+    const account = this.stillKnown(known) ? known.account : await this.peekAccount(address);
     if (!account) return new Uint8Array();
     return RLP.decode((await this.baseStorageRLP(address, account, key)) ?? new Uint8Array(0)) as Uint8Array;
   }
@@ -305,20 +311,34 @@ export class CachedStorageStateManager extends MerkleStateManager {
    * account's code hash, which enters no cache. In fork mode, where code may have to come from the
    * remote, it is `getCode` itself.
    */
-  async peekCode(address: Address): Promise<Uint8Array> {
+  async peekCode(address: Address, known?: KnownAccount): Promise<Uint8Array> {
     if (!this.pureReads) return this.getCode(address);
     const own = this._caches!.code!;
     const elem = own.size() > 0 ? own.get(address) : undefined;
     if (elem !== undefined) return elem.code ?? new Uint8Array(0);
-    const account = await this.peekAccount(address);
+    const account = this.stillKnown(known) ? known.account : await this.peekAccount(address);
     if (!account?.isContract()) return new Uint8Array(0);
     // Code is content-addressed: what was read under this hash once is the answer for good.
-    const known = this.codeByHash.get(account.codeHash);
-    if (known !== undefined) return known;
+    const byHash = this.codeByHash.get(account.codeHash);
+    if (byHash !== undefined) return byHash;
     const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
     const code = (await this._trie.database().get(key)) ?? new Uint8Array(0);
     if (code.length > 0) this.codeByHash.set(account.codeHash, code);
     return code;
+  }
+
+  /** `peekAccount`, with the root it was read at, for `peekStorage` and `peekCode` to take back. */
+  async peekKnown(address: Address): Promise<KnownAccount> {
+    const root = this._trie.root();
+    return { account: await this.peekAccount(address), root };
+  }
+
+  /**
+   * Whether `known` is still what `peekAccount` would return: the trie is at the same root and this
+   * manager holds no account of its own (none was written since).
+   */
+  private stillKnown(known: KnownAccount | undefined): known is KnownAccount {
+    return known !== undefined && known.root === this._trie.root() && this._caches!.account!.size() === 0;
   }
 
   /**
