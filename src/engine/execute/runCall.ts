@@ -55,7 +55,8 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
   const from = call.from ? new Address(call.from) : createZeroAddress();
   const sm = vm.stateManager;
   const peek = sm instanceof CachedStorageStateManager ? sm : undefined;
-  const account = await (peek ? peek.peekAccount(from) : sm.getAccount(from));
+  const known = peek && (await peek.peekKnown(from));
+  const account = known ? known.account : await sm.getAccount(from);
   const want = fields.value + fields.gasLimit * (fields.type === 2 ? fields.maxFeePerGas : fields.gasPrice);
   const have = account?.balance ?? 0n;
   if (want > have) {
@@ -68,7 +69,7 @@ export async function runRecordedCall(options: RunCallOptions): Promise<Executio
     // The interpreter first, on the call's fields (no transaction object); whatever it does not
     // implement runs on ethereumjs.
     const guard = options.guard;
-    const fast = await runFastRecorded({ vm, tx: fields, from, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+    const fast = await runFastRecorded({ vm, tx: fields, from, sender: known, block, needs, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
     if (fast.record) return fast.record;
     needs = fast.fallbackNeeds;
   }

@@ -83,26 +83,30 @@ export class PrefetchedState implements BaseState {
     return this.slots.get(address)?.has(slot) ?? false;
   }
 
+  /** Takes an account the caller read with `peekKnown` on this state's manager, as `load` would have read it. */
+  take(address: bigint, known: KnownAccount): void {
+    if (this.peek === undefined) throw new Error('PrefetchedState.take needs a state manager with peek reads');
+    this.known.set(address, known);
+    this.setAccount(address, known.account);
+  }
+
+  private setAccount(address: bigint, account: Account | undefined): void {
+    this.accounts.set(
+      address,
+      account && {
+        nonce: account.nonce,
+        balance: account.balance,
+        codeHash: account.codeHash,
+        storageEmpty: equalsBytes(account.storageRoot, KECCAK256_RLP),
+      },
+    );
+  }
+
   async load(miss: StateMiss): Promise<void> {
     const address = new Address(addressBytes(miss.address));
     if (miss.kind === 'account') {
-      let account: Account | undefined;
-      if (this.peek) {
-        const known = await this.peek.peekKnown(address);
-        this.known.set(miss.address, known);
-        account = known.account;
-      } else {
-        account = await this.stateManager.getAccount(address);
-      }
-      this.accounts.set(
-        miss.address,
-        account && {
-          nonce: account.nonce,
-          balance: account.balance,
-          codeHash: account.codeHash,
-          storageEmpty: equalsBytes(account.storageRoot, KECCAK256_RLP),
-        },
-      );
+      if (this.peek) this.take(miss.address, await this.peek.peekKnown(address));
+      else this.setAccount(miss.address, await this.stateManager.getAccount(address));
     } else if (miss.kind === 'code') {
       this.codes.set(miss.address, await (this.peek ? this.peek.peekCode(address, this.known.get(miss.address)) : this.stateManager.getCode(address)));
     } else {
@@ -121,6 +125,8 @@ export interface FastCallOptions {
   tx: CallFields;
   /** The sender (calls carry no signature). */
   from: Address;
+  /** The sender's account as the caller read it with `peekKnown` on the VM's state manager (saves reading it again). */
+  sender?: KnownAccount;
   block: Block;
   hooks?: FrameHooks;
   /** Throws to stop the run (deadline, cancellation); see InterpreterOptions.check. */
@@ -218,7 +224,9 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   }
   const base = new PrefetchedState(vm.stateManager);
   // What every run reads first, loaded before the first run rather than one restart each.
-  await base.load(new StateMiss('account', bytesToBig(options.from.bytes)));
+  const from = bytesToBig(options.from.bytes);
+  if (options.sender && vm.stateManager instanceof CachedStorageStateManager) base.take(from, options.sender);
+  else await base.load(new StateMiss('account', from));
   await base.load(new StateMiss('account', bytesToBig(options.block.header.coinbase.bytes)));
   if (tx.to !== undefined) {
     const to = bytesToBig(tx.to.bytes);

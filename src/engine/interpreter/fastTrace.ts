@@ -15,7 +15,7 @@ import { createFastRecorder } from './fastRecorder.js';
 import type { OpcodeTable } from './fastStepRecorder.js';
 import { type ReplayBudget, createReplayBudget } from './replayBudget.js';
 import { StateMiss } from './worldState.js';
-import { CachedStorageStateManager } from '../state/stateManagerAt.js';
+import { CachedStorageStateManager, type KnownAccount } from '../state/stateManagerAt.js';
 import { bytesToBig } from './words.js';
 
 export interface FastTraceOptions {
@@ -23,6 +23,8 @@ export interface FastTraceOptions {
   /** The transaction's fields (a call's, or a mined transaction's: callFieldsOf). */
   tx: CallFields;
   from: Address;
+  /** See FastCallOptions.sender. */
+  sender?: KnownAccount;
   block: Block;
   needs: RecordNeeds;
   check?: () => void;
@@ -105,7 +107,7 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<FastTr
     replayBudget,
     opcodes: needs.steps ? opcodeTableOf(vm) : undefined,
   });
-  const outcome = await runFastCall({ vm, tx, from: options.from, block, hooks: recorder.hooks, check: options.check, yieldEveryMs: options.yieldEveryMs, onFallback: options.onFallback });
+  const outcome = await runFastCall({ vm, tx, from: options.from, sender: options.sender, block, hooks: recorder.hooks, check: options.check, yieldEveryMs: options.yieldEveryMs, onFallback: options.onFallback });
   if (!outcome) return handOver();
   const world = outcome.world;
   try {
