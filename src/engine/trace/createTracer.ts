@@ -63,8 +63,9 @@ export interface TracerOptions {
   /**
    * Render `trace_transaction` of every new head block's transactions from the miner's kept records
    * once the block is written, into the cache, off the request path (a few ms of each event-loop
-   * turn at most; see PRERENDER_SLICE_MS): anvil keeps its Parity traces as it mines, so a first
-   * request for a new transaction's trace is a lookup there, and here a cache hit. Default false;
+   * turn at most; see PRERENDER_SLICE_MS): anvil answers `trace_transaction` from the call traces it
+   * stored while mining, so a first request for a new transaction's trace is a lookup there, and
+   * here a cache hit. Default false;
    * the service turns it on.
    */
   prerenderMinedTraces?: boolean;
