@@ -2,7 +2,10 @@
 // event loop while it does: a looping transaction with a large gas limit does not stop the process
 // from serving other work, and it is mined as usual (all its gas used, status 0).
 import { afterEach, describe, expect, it } from 'vitest';
-import { Address, hexToBytes } from '@ethereumjs/util';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { encodeReceipt } from '../../backends/embedded/rawDataMethods.js';
 import { signWithDevKey } from './testing/tempChain.js';
 import { useTempChains } from './testing/useTempChains.js';
 
@@ -52,5 +55,30 @@ describe('block miner', () => {
     expect(longestGapMs).toBeLessThan(runMs / 2);
     const receipt = (await chain.getReceipts((await chain.getBlockByNumber(1n))!.hash()))[0]!;
     expect(receipt).toMatchObject({ status: 0, gasUsed: gas });
+  });
+  it('behavior: a block of several transactions of every type, one reverting and one logging, names the transactions and receipts roots ethereumjs computes', async () => {
+    const { chain } = await openChain({ blockTimeSec: 3600 });
+    await chain.setCode(LOOP.bytes, hexToBytes('0x60016000a060006000fd'));
+    const LOGGER = new Address(hexToBytes('0x00000000000000000000000000000000000000bd'));
+    await chain.setCode(LOGGER.bytes, hexToBytes('0x602a60005260ff60206000a1'));
+    const common = { to: LOGGER, gasLimit: 100_000n };
+    const txs = [
+      signWithDevKey(chain, 0, { type: 0, gasPrice: 3_000_000_000n, nonce: 0n, ...common }),
+      signWithDevKey(chain, 0, { type: 1, gasPrice: 3_000_000_000n, nonce: 1n, accessList: [], ...common }),
+      signWithDevKey(chain, 0, { type: 2, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1n, nonce: 2n, ...common }),
+      signWithDevKey(chain, 0, { type: 2, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1n, nonce: 3n, gasLimit: 100_000n, to: LOOP }),
+      signWithDevKey(chain, 1, { type: 2, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1n, nonce: 0n, gasLimit: 21_000n, to: LOOP, value: 5n }),
+    ];
+    for (const tx of txs) await chain.sendRawTransaction(tx.serialize());
+    await chain.mine();
+    const block = (await chain.getBlockByNumber(chain.headNumber()))!;
+    expect(block.transactions).toHaveLength(txs.length);
+    expect(await block.transactionsTrieIsValid()).toBe(true);
+    const receipts = await chain.getReceipts(block.hash());
+    expect(receipts.map((r) => r.status)).toEqual([1, 1, 1, 0, 0]);
+    expect(receipts.some((r) => r.logs.length > 0)).toBe(true);
+    const trie = new MerklePatriciaTrie();
+    for (const [i, receipt] of receipts.entries()) await trie.put(RLP.encode(i), encodeReceipt(receipt));
+    expect(bytesToHex(block.header.receiptTrie)).toBe(bytesToHex(trie.root()));
   });
 });

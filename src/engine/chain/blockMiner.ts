@@ -11,7 +11,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import { bigIntToBytes, bigIntToUnpaddedBytes, concatBytes, equalsBytes, generateAddress, hexToBytes } from '@ethereumjs/util';
-import { type RunTxResult, type VM, buildBlock } from '@ethereumjs/vm';
+import { type RunTxResult, type VM, buildBlock, encodeReceipt } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { installExecutionGuard } from '../execute/executionGuard.js';
 import { attachRecorder } from '../record/createRecorder.js';
@@ -23,6 +23,7 @@ import { reportStateWrites } from './stateKeyIndex.js';
 import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js';
 import { builderBlock, runMinedOnInterpreter } from './fastMinedTransaction.js';
 import type { ReceiptRecord } from './receiptCodec.js';
+import { orderedTrieRoot } from '../state/orderedTrieRoot.js';
 
 /**
  * Yield every 5 ms, never time out: mining runs on the HTTP thread, where a request needs a few
@@ -186,6 +187,9 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
       unguard();
     }
     options.ran?.(included);
+    // The transactions and receipts tries in memory (ethereumjs's build() makes a trie object for each).
+    builder.transactionsTrie = async () => orderedTrieRoot(included.map((tx) => tx.serialize()));
+    builder.receiptTrie = async () => orderedTrieRoot(builder.transactionReceipts.map((receipt, i) => encodeReceipt(receipt, included[i]!.type)));
     const built = (await builder.build()).block;
     // build() re-creates every transaction from its fields; the block keeps the admitted objects
     // instead, which carry their hash and recovered sender (receipts, the index and the webhook
