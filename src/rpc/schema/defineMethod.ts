@@ -2,6 +2,7 @@
 // handler's static parameter types both come from the same declaration, so they cannot drift.
 import { z } from 'zod';
 import { InvalidParamsError } from '../errors.js';
+import { fastPathOf } from './fastPath.js';
 
 export interface ParamSpec<S extends z.ZodType = z.ZodType, O extends boolean = boolean> {
   name: string;
@@ -60,6 +61,11 @@ export function parseParams<M extends MethodSpec>(method: string, spec: M, raw: 
     if (value === undefined || (value === null && p.optional)) {
       if (!p.optional) throw new InvalidParamsError(`${method}: missing value for required argument ${i} (${p.name})`);
       out.push(undefined);
+      continue;
+    }
+    const fast = fastPathOf(p.schema)?.(value);
+    if (fast !== undefined) {
+      out.push(fast);
       continue;
     }
     const result = p.schema.safeParse(value);

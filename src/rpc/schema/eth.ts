@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { hexToBigInt } from '../hex.js';
 import { defineMethod, optionalParam, param } from './defineMethod.js';
+import { fastAddress, fastData, fastQuantity, withFastPath } from './fastPath.js';
 import { Address, BlockNumberOrHash, BlockNumberOrTag, Data, Hash32, Quantity, StorageSlot } from './primitives.js';
 
 /** A 1..32-byte hex number that may carry leading zeros (signature parts, storage words). */
@@ -18,7 +19,7 @@ export const AuthorizationList = z.array(
 );
 
 /** A transaction request (eth_call, eth_estimateGas, eth_sendTransaction). `input` wins over `data`. */
-export const TransactionRequestObject = z
+const TransactionRequestSchema = z
   .object({
     from: Address.optional(),
     to: Address.nullable().optional(),
@@ -38,7 +39,53 @@ export const TransactionRequestObject = z
   .refine((r) => !(r.data && r.input && Buffer.compare(Buffer.from(r.data), Buffer.from(r.input)) !== 0), {
     error: 'both "data" and "input" are set and not equal; use "input"',
   });
-export type TransactionRequestObject = z.output<typeof TransactionRequestObject>;
+type TransactionRequestOutput = z.output<typeof TransactionRequestSchema>;
+
+/** A plain field of a transaction request decoded as its schema does (fastPath.ts); undefined if not plain or not valid. */
+function fastRequestField(key: string, value: unknown): unknown {
+  switch (key) {
+    case 'from':
+      return fastAddress(value);
+    case 'to':
+      return value === null ? null : fastAddress(value);
+    case 'gas':
+    case 'gasPrice':
+    case 'maxFeePerGas':
+    case 'maxPriorityFeePerGas':
+    case 'value':
+    case 'nonce':
+    case 'type':
+    case 'chainId':
+      return fastQuantity(value);
+    case 'data':
+    case 'input':
+      return fastData(value);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The fast path of a transaction request: an object of plain fields only (no access or
+ * authorization list, no unknown key), each valid; anything else is the schema's.
+ */
+function fastTransactionRequest(value: unknown): TransactionRequestOutput | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const decoded = fastRequestField(key, (value as Record<string, unknown>)[key]);
+    if (decoded === undefined) return undefined;
+    out[key] = decoded;
+  }
+  const { data, input } = out as { data?: Uint8Array; input?: Uint8Array };
+  if (data && input && Buffer.compare(data, input) !== 0) return undefined;
+  return out as TransactionRequestOutput;
+}
+
+export const TransactionRequestObject = withFastPath(TransactionRequestSchema, fastTransactionRequest);
+export type TransactionRequestObject = TransactionRequestOutput;
 
 const StorageMap = z.record(z.string(), Word).transform((map, ctx) => {
   const out = new Map<bigint, bigint>();

@@ -1,6 +1,7 @@
 // Wire-level value schemas shared by every namespace: addresses, quantities, data, hashes, block ids.
 import { z } from 'zod';
 import { type Hex, hexToBigInt, hexToBytes } from '../hex.js';
+import { withFastPath } from './fastPath.js';
 
 /** 20-byte address; checksummed or not on input, lowercase after parsing. */
 export const Address = z
@@ -54,6 +55,13 @@ function tagToId(tag: BlockTag): BlockId {
   return typeof tag === 'bigint' ? { kind: 'number', number: tag } : { kind: 'tag', tag };
 }
 
+const TAG_NAMES: ReadonlySet<string> = new Set(BlockTagName.options);
+
+/** The fast path of the block parameters (fastPath.ts): a tag name, the usual case. */
+function fastTag(value: unknown): BlockId | undefined {
+  return typeof value === 'string' && TAG_NAMES.has(value) ? { kind: 'tag', tag: value as BlockTagName } : undefined;
+}
+
 const MAX_UINT64 = 2n ** 64n - 1n;
 const BLOCK_NUMBER_OR_TAG_ERROR = 'expected a block number (hex or decimal) or one of latest, earliest, pending, safe, finalized';
 
@@ -78,24 +86,28 @@ const DecimalBlockNumber = z.union(
  * A block tag or number only (no hash): `eth_getBlockByNumber`, `trace_block`, `trace_call`, ...
  * Besides hex, a decimal number (JSON number or digit string) as anvil accepts it.
  */
-export const BlockNumberOrTag = z
-  .union([BlockTagName, Quantity, DecimalBlockNumber], { error: BLOCK_NUMBER_OR_TAG_ERROR })
-  .transform(tagToId);
+export const BlockNumberOrTag = withFastPath(
+  z.union([BlockTagName, Quantity, DecimalBlockNumber], { error: BLOCK_NUMBER_OR_TAG_ERROR }).transform(tagToId),
+  fastTag,
+);
 
 /** EIP-1898 block parameter: tag, number, hash string, `{blockNumber}` or `{blockHash, requireCanonical}`. */
-export const BlockNumberOrHash = z.union(
-  [
-    // The hash goes first: a 32-byte hex string also matches the quantity pattern (geth reads it as a hash).
-    Hash32.transform((hash): BlockId => ({ kind: 'hash', hash, requireCanonical: false })),
-    BlockTag.transform(tagToId),
-    z.object({ blockNumber: BlockTag }).transform(({ blockNumber }) => tagToId(blockNumber)),
-    z
-      .object({ blockHash: Hash32, requireCanonical: z.boolean().optional() })
-      .transform(({ blockHash, requireCanonical }): BlockId => ({
-        kind: 'hash',
-        hash: blockHash,
-        requireCanonical: requireCanonical ?? false,
-      })),
-  ],
-  { error: 'expected a block number, tag, block hash, or {blockNumber}/{blockHash} object' },
+export const BlockNumberOrHash = withFastPath(
+  z.union(
+    [
+      // The hash goes first: a 32-byte hex string also matches the quantity pattern (geth reads it as a hash).
+      Hash32.transform((hash): BlockId => ({ kind: 'hash', hash, requireCanonical: false })),
+      BlockTag.transform(tagToId),
+      z.object({ blockNumber: BlockTag }).transform(({ blockNumber }) => tagToId(blockNumber)),
+      z
+        .object({ blockHash: Hash32, requireCanonical: z.boolean().optional() })
+        .transform(({ blockHash, requireCanonical }): BlockId => ({
+          kind: 'hash',
+          hash: blockHash,
+          requireCanonical: requireCanonical ?? false,
+        })),
+    ],
+    { error: 'expected a block number, tag, block hash, or {blockNumber}/{blockHash} object' },
+  ),
+  fastTag,
 );
