@@ -65,6 +65,24 @@ describe('createTracePool', () => {
     expect(pool.stats()).toMatchObject({ workers: 1, replaced: 1 });
   });
 
+  it('error: a job that hangs after another times out at its own deadline, whether that is later or earlier than the first job’s', async () => {
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl, killGraceMs: 50 });
+    await pool.run(answer());
+    // Later: the first job's deadline (10 ms of work, 150 ms allowed) passes while the second runs.
+    let started = performance.now();
+    void pool.run(answer(100));
+    let error = await failure(pool.run(hang(600)));
+    expect((error as Error).message).toBe('execution timeout: exceeded 600 ms');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(600);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // Earlier: the first job allows 3 s, the hanging one behind it 800 ms.
+    started = performance.now();
+    void pool.run(answer(3000));
+    error = await failure(pool.run(hang(800)));
+    expect((error as Error).message).toBe('execution timeout: exceeded 800 ms');
+    expect(performance.now() - started).toBeLessThan(2500);
+  });
+
   it('error: a crash fails only the crashed job (InternalError) and the worker is replaced', async () => {
     pool = createTracePool({ size: 2, worker: WORKER, workerUrl });
     await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
