@@ -24,6 +24,7 @@ import { MINED_RECORD_NEEDS, type MinedRecordStore } from './minedRecordStore.js
 import { builderBlock, runMinedOnInterpreter } from './fastMinedTransaction.js';
 import type { ReceiptRecord } from './receiptCodec.js';
 import { orderedTrieRoot } from '../state/orderedTrieRoot.js';
+import { senderOf } from './txSender.js';
 
 /**
  * Yield every 5 ms, never time out: mining runs on the HTTP thread, where a request needs a few
@@ -198,7 +199,7 @@ export async function createBlockMiner(core: ChainCore, options: BlockMinerOptio
     const receipts = builder.transactionReceipts.map((receipt, i): ReceiptRecord => {
       const tx = included[i]!;
       const result = results[i]!;
-      const from = tx.getSenderAddress().bytes;
+      const from = senderOf(tx).bytes;
       return {
         status: 'status' in receipt ? receipt.status : 1,
         cumulativeGasUsed: receipt.cumulativeBlockGasUsed,

@@ -21,6 +21,7 @@ import { addressBytes, bytesToBig, wordBytes } from '../interpreter/words.js';
 import { StateMiss, type WorldState } from '../interpreter/worldState.js';
 import { CachedStorageStateManager } from '../state/stateManagerAt.js';
 import { MINED_RECORD_NEEDS } from './minedRecordStore.js';
+import { senderOf } from './txSender.js';
 
 /** The block builder's running totals, which `addTransaction` keeps and `build` reads. */
 interface BuilderTotals {
@@ -73,7 +74,7 @@ async function tryOnInterpreter(options: FastMinedOptions): Promise<FastMined | 
   const totals = options.builder as unknown as BuilderTotals;
   const gasLimit = block.header.gasLimit;
   if (tx.gasLimit > gasLimit - totals.gasUsed) return undefined;
-  const from = tx.getSenderAddress();
+  const from = senderOf(tx);
   // runTx refuses a nonce other than the sender's (the run itself does not look): refused here before any run.
   if (((await state.peekAccount(from))?.nonce ?? 0n) !== tx.nonce) return undefined;
 

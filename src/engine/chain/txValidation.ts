@@ -6,6 +6,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Capability, type TypedTransaction, createTxFromRLP } from '@ethereumjs/tx';
 import { type Address, KECCAK256_NULL, bytesToBigInt, bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { InvalidParamsError, ServerError } from '../../rpc/errors.js';
+import { senderOf } from './txSender.js';
 
 const DELEGATION_PREFIX = new Uint8Array([0xef, 0x01, 0x00]);
 const SUPPORTED_TYPES = new Set([0, 1, 2, 4]);
@@ -52,7 +53,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTran
 /** Recovers the sender; a signature that recovers no key is refused. */
 export function recoverSender(tx: TypedTransaction): Address {
   try {
-    return tx.getSenderAddress();
+    return senderOf(tx);
   } catch (error) {
     throw new ServerError(`invalid sender: ${(error as Error).message.split(' (tx type=')[0]}`);
   }

@@ -16,6 +16,7 @@ import { callFieldsOf } from '../interpreter/callFields.js';
 import { runFastRecorded } from '../interpreter/fastTrace.js';
 import { guardCheck, installExecutionGuard, type ExecutionGuardOptions } from './executionGuard.js';
 import { installFastEipLookup } from './fastEipLookup.js';
+import { senderOf } from '../chain/txSender.js';
 
 export interface ReplayBlockOptions {
   /** A VM on the block's pre-state root (ChainView.preStateRoot: the parent's root plus dev setter changes). */
@@ -51,7 +52,7 @@ export async function replayBlock(options: ReplayBlockOptions): Promise<Map<numb
           continue;
         }
         if (i === last && !options.keepState && fastCallsEnabled()) {
-          const fast = await runFastRecorded({ vm, tx: callFieldsOf(tx), from: tx.getSenderAddress(), block, needs, check: guardCheck(guard), yieldEveryMs: guard.yieldEveryMs });
+          const fast = await runFastRecorded({ vm, tx: callFieldsOf(tx), from: senderOf(tx), block, needs, check: guardCheck(guard), yieldEveryMs: guard.yieldEveryMs });
           if (fast.record) {
             out.set(i, fast.record);
             continue;

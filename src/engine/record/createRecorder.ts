@@ -25,6 +25,7 @@ import { createProbeHooks } from './probeHooks.js';
 import { createStateTracker } from './stateTracker.js';
 import { createStepTracker } from './stepTracker.js';
 import type { ExecutionRecord, RecordNeeds } from './types.js';
+import { senderOf } from '../chain/txSender.js';
 
 /** One recording session on one VM. */
 export interface Recorder {
@@ -103,7 +104,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
 
   async function lookupTxAccounts(t: TypedTransaction, b: Block): Promise<void> {
     if (!state) return;
-    const from = t.getSenderAddress();
+    const from = senderOf(t);
     await state.lookupAccount(from);
     if (t.to) await state.lookupAccount(t.to, prague);
     else {
@@ -157,7 +158,7 @@ export function attachRecorder(vm: VM, needs: RecordNeeds): Recorder {
       const root = frames.frames[0];
       return {
         tx: {
-          from: tx.getSenderAddress().bytes,
+          from: senderOf(tx).bytes,
           to: tx.to?.bytes,
           value: tx.value,
           gasLimit: tx.gasLimit,
