@@ -10,7 +10,7 @@ import { type VM, runTx } from '@ethereumjs/vm';
 import { ExecutionRevertedError, RpcError, ServerError } from '../../rpc/errors.js';
 import { callGasLimit, callTxCommon } from '../execute/callTransaction.js';
 import { type ExecutionGuardOptions, guardCheck, installExecutionGuard } from '../execute/executionGuard.js';
-import { runFastCall } from '../interpreter/fastCall.js';
+import { PrefetchedState, runFastCall } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import type { ChainCore } from './chainCore.js';
 import { decodeRevertReason } from '../render/revertReason.js';
@@ -99,6 +99,9 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
   const balance = account?.balance ?? 0n;
   const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await stateManager.getCode(from));
   const value = request.value ?? 0n;
+  // The state every run starts from is the same (ethereumjs's runs are reverted; the interpreter
+  // writes nothing), so what one run on the interpreter read, the next need not read again.
+  let base: PrefetchedState | undefined;
   return {
     from,
     stateManager,
@@ -112,7 +115,8 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
       // manager), on the request's fields; whatever it does not implement, and the access-list
       // report, run on ethereumjs, which needs the transaction object.
       if (!senderHasCode && !options.reportAccessList && fastCallsEnabled()) {
-        const fast = await runFastCall({ vm, tx: requestCallFields(request, fields), from, block, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
+        base ??= new PrefetchedState(stateManager);
+        const fast = await runFastCall({ vm, tx: requestCallFields(request, fields), from, block, base, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
         if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error };
       }
       const tx = impersonate(requestToTransaction(request, fields, callTxCommon(env.common), { freeze: false }), from);

@@ -103,6 +103,7 @@ export class PrefetchedState implements BaseState {
   }
 
   async load(miss: StateMiss): Promise<void> {
+    fastCallStats.loads++;
     const address = new Address(addressBytes(miss.address));
     if (miss.kind === 'account') {
       if (this.peek) this.take(miss.address, await this.peek.peekKnown(address));
@@ -127,6 +128,11 @@ export interface FastCallOptions {
   from: Address;
   /** The sender's account as the caller read it with `peekKnown` on the VM's state manager (saves reading it again). */
   sender?: KnownAccount;
+  /**
+   * What earlier runs on the same, unchanged state read (eth_estimateGas's runs at one gas limit
+   * after another): this run reads only what they did not. Made for the VM's state manager.
+   */
+  base?: PrefetchedState;
   block: Block;
   hooks?: FrameHooks;
   /** Throws to stop the run (deadline, cancellation); see InterpreterOptions.check. */
@@ -210,8 +216,13 @@ export function settleFees(outcome: FastCallOutcome, gasLimit: bigint, from: big
   world.setBalance(miner, miner.balance + outcome.gasUsed * (outcome.gasPrice - baseFee));
 }
 
-/** Calls this thread answered on the interpreter, and calls it handed to ethereumjs. */
-export const fastCallStats = { answered: 0, handedOver: 0 };
+/** Loads an account or code into `base` unless it holds it already. */
+async function loadOnce(base: PrefetchedState, kind: 'account' | 'code', address: bigint): Promise<void> {
+  if (!base.holds(kind, address)) await base.load(new StateMiss(kind, address));
+}
+
+/** Calls this thread answered on the interpreter, calls it handed to ethereumjs, and state reads its runs made. */
+export const fastCallStats = { answered: 0, handedOver: 0, loads: 0 };
 
 /** Runs the call on the interpreter; undefined when it must run on ethereumjs. */
 export async function runFastCall(options: FastCallOptions): Promise<FastCallOutcome | undefined> {
@@ -222,16 +233,18 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
     options.onFallback?.(reason);
     return undefined;
   }
-  const base = new PrefetchedState(vm.stateManager);
+  const base = options.base ?? new PrefetchedState(vm.stateManager);
   // What every run reads first, loaded before the first run rather than one restart each.
   const from = bytesToBig(options.from.bytes);
-  if (options.sender && vm.stateManager instanceof CachedStorageStateManager) base.take(from, options.sender);
+  if (base.holds('account', from)) {
+    // Read by an earlier run on this state.
+  } else if (options.sender && vm.stateManager instanceof CachedStorageStateManager) base.take(from, options.sender);
   else await base.load(new StateMiss('account', from));
-  await base.load(new StateMiss('account', bytesToBig(options.block.header.coinbase.bytes)));
+  await loadOnce(base, 'account', bytesToBig(options.block.header.coinbase.bytes));
   if (tx.to !== undefined) {
     const to = bytesToBig(tx.to.bytes);
-    await base.load(new StateMiss('account', to));
-    await base.load(new StateMiss('code', to));
+    await loadOnce(base, 'account', to);
+    await loadOnce(base, 'code', to);
   }
   const yieldEveryMs = options.yieldEveryMs ?? 20;
   let lastYield = performance.now();

@@ -60,3 +60,35 @@ describe('the call path with the interpreter switched on and off', () => {
     expect(fastAnswers).toEqual(slowAnswers);
   });
 });
+
+describe('eth_estimateGas on the interpreter', () => {
+  let chain: DevChain;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = makeTempDir('tracehook-fastestimate-');
+    chain = await createDevChain({ dataDir });
+  });
+  afterAll(async () => {
+    await chain.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('behavior: its runs share what they read, so an estimate reads the state about as often as one call', async () => {
+    delete process.env.TRACEHOOK_FAST_EVM;
+    // SLOAD slots 0, 1 and 2, add them, and store the sum: a gas need the search bisects.
+    const code = '5f5460015401600254015f5500';
+    const block = (await chain.getBlockByNumber(chain.headNumber()))!;
+    const loads = async (run: () => Promise<unknown>): Promise<{ loads: number; answered: number }> => {
+      const before = { ...fastCallStats };
+      await run();
+      return { loads: fastCallStats.loads - before.loads, answered: fastCallStats.answered - before.answered };
+    };
+    const call = await loads(() => chain.call({ to }, block, overrides(code)));
+    const estimate = await loads(() => chain.estimateGas({ to }, block, overrides(code)));
+    expect(call).toMatchObject({ answered: 1 });
+    expect(call.loads).toBeGreaterThanOrEqual(4);
+    // Many runs, and the reads of one of them.
+    expect(estimate.answered).toBeGreaterThan(5);
+    expect(estimate.loads).toBe(call.loads);
+  });
+});
