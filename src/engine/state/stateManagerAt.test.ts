@@ -7,11 +7,11 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { Account, Address, KECCAK256_RLP, ValueEncoding, bytesToHex, bytesToUnprefixedHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_RLP, ValueEncoding, bytesToHex, hexToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
 import { CacheType, Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createChainCommon } from '../chain/chainConfig.js';
 import { CachedStorageStateManager, createStateManagerAt } from './stateManagerAt.js';
-import { createStateReadCache, type StateReadCache } from './stateReadCache.js';
+import { createStateReadCache, readCacheKey, type StateReadCache } from './stateReadCache.js';
 import { createPersistentTrieDb } from './trieDb.js';
 import { createTrieNodeStore, type TrieNodeStore } from './trieNodeStore.js';
 
@@ -324,7 +324,11 @@ describe('overlay state manager (shared read cache)', () => {
     const plain = await overlayOn(fresh, root);
     const cached = await overlayOn(fresh, root, reads);
     expect(bytesToHex(await cached.getStorage(contracts[0]!, slot(1)))).toBe(bytesToHex(await plain.getStorage(contracts[0]!, slot(1))));
-    expect(reads.get(bytesToUnprefixedHex(storageRoot), bytesToUnprefixedHex(slot(1)))).toBeUndefined();
+    expect(reads.get(readCacheKey(storageRoot), readCacheKey(slot(1)))).toBeUndefined();
+    // The same read through an intact store is remembered under those keys.
+    const intact = createStateReadCache();
+    await (await overlayOn(store, root, intact)).getStorage(contracts[0]!, slot(1));
+    expect(intact.get(readCacheKey(storageRoot), readCacheKey(slot(1)))).not.toBeUndefined();
   });
 });
 

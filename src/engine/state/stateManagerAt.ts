@@ -21,12 +21,11 @@ import {
 import { keccak256 } from '../interpreter/keccak.js';
 import { attachRemoteState, guardStorageTrie, withRemoteNodes } from './remoteStateHooks.js';
 import type { RemoteTrieNodes } from './remoteTrieNodes.js';
-import { type StateReadCache, createStateReadCache } from './stateReadCache.js';
+import { type StateReadCache, createStateReadCache, readCacheKey } from './stateReadCache.js';
 import { createOverlayTrieDb, createPersistentTrieDb } from './trieDb.js';
 import { type NodeGetter, lookupTrieValue } from './trieLookup.js';
 import { type TrieWrite, updateTrie } from './trieUpdate.js';
 import type { TrieNodeStore } from './trieNodeStore.js';
-import { flatHex } from './flatHex.js';
 
 export interface StateManagerAtOptions {
   store: TrieNodeStore;
@@ -85,7 +84,9 @@ export class CachedStorageStateManager extends MerkleStateManager {
   private readonly putNode: ((keyHex: string, bytes: Uint8Array) => void) | undefined;
   private readonly maxCleanCacheEntries: number;
   private rootBytes: Uint8Array | undefined;
-  private rootHex = '';
+  private rootKey = '';
+  private storageRootBytes: Uint8Array | undefined;
+  private storageRootKeyText = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
   private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
   /** Code read by peekCode, by the code hash array of the decoded account it was read for (shared by its copies). */
@@ -160,13 +161,22 @@ export class CachedStorageStateManager extends MerkleStateManager {
     if (this._checkpointCount === 0 && caches.account!.size() + cachedSlots(caches.storage!) > this.maxCleanCacheEntries) this.clearCaches();
   }
 
-  /** Hex of the account trie's root, converted once per root object. */
-  private accountRootHex(root: Uint8Array): string {
+  /** The read cache's key of the account trie's root, made once per root object. */
+  private accountRootKey(root: Uint8Array): string {
     if (root !== this.rootBytes) {
       this.rootBytes = root;
-      this.rootHex = flatHex(root);
+      this.rootKey = readCacheKey(root);
     }
-    return this.rootHex;
+    return this.rootKey;
+  }
+
+  /** The read cache's key of a storage root, made once for the last root object asked about. */
+  private storageRootKey(root: Uint8Array): string {
+    if (root !== this.storageRootBytes) {
+      this.storageRootBytes = root;
+      this.storageRootKeyText = readCacheKey(root);
+    }
+    return this.storageRootKeyText;
   }
 
   /**
@@ -175,9 +185,9 @@ export class CachedStorageStateManager extends MerkleStateManager {
    * reads at too: it rebuilds its storage tries from it after every revert and keeps the two in
    * step on every write. Never written to, so its root never moves.
    */
-  private storageReader(rootHex: string, root: Uint8Array, address: Address): MerklePatriciaTrie {
+  private storageReader(rootKey: string, root: Uint8Array, address: Address): MerklePatriciaTrie {
     // In fork mode one storage root may belong to several accounts: a proof is per account.
-    const key = this.remote ? `${rootHex}_${address.toString()}` : rootHex;
+    const key = this.remote ? `${rootKey}_${address.toString()}` : rootKey;
     let trie = this.storageReaders.get(key);
     if (trie === undefined) {
       if (this.storageReaders.size >= MAX_STORAGE_READERS) this.storageReaders.clear();
@@ -190,17 +200,17 @@ export class CachedStorageStateManager extends MerkleStateManager {
   }
 
   /** The value under `key` at `root` read with `nodes`, remembered under the root. */
-  private readSync(nodes: NodeGetter, root: Uint8Array, rootHex: string, keyHex: string, key: Uint8Array): Uint8Array | null {
+  private readSync(nodes: NodeGetter, root: Uint8Array, rootKey: string, readKey: string, key: Uint8Array): Uint8Array | null {
     if (equalsBytes(root, KECCAK256_RLP)) return null;
     const found = lookupTrieValue(nodes, root, key);
     // As ethereumjs does (below): a path through a missing node reads as absent, uncached.
     if (found === 'missing') return null;
-    this.reads!.set(rootHex, keyHex, found);
+    this.reads!.set(rootKey, readKey, found);
     return found;
   }
 
   /** `trie.get(key)`, remembered under the trie's root when the read can be trusted. */
-  private async readThrough(trie: MerklePatriciaTrie, rootHex: string, keyHex: string, key: Uint8Array): Promise<Uint8Array | null> {
+  private async readThrough(trie: MerklePatriciaTrie, rootKey: string, readKey: string, key: Uint8Array): Promise<Uint8Array | null> {
     const root = trie.root();
     if (equalsBytes(root, KECCAK256_RLP)) return null;
     let value: Uint8Array | null;
@@ -212,7 +222,7 @@ export class CachedStorageStateManager extends MerkleStateManager {
       throw error;
     }
     // Only a read that started and ended on the same root is that root's value.
-    if (trie.root() === root) this.reads!.set(rootHex, keyHex, value);
+    if (trie.root() === root) this.reads!.set(rootKey, readKey, value);
     return value;
   }
 
@@ -233,22 +243,22 @@ export class CachedStorageStateManager extends MerkleStateManager {
   /** The account's RLP at the account trie's current root (null: absent): the shared read cache, then the trie. */
   private async baseAccountRLP(address: Address): Promise<Uint8Array | null> {
     const root = this._trie.root();
-    const rootHex = this.accountRootHex(root);
-    const keyHex = flatHex(address.bytes);
-    const rlp = this.reads!.get(rootHex, keyHex);
+    const rootKey = this.accountRootKey(root);
+    const readKey = readCacheKey(address.bytes);
+    const rlp = this.reads!.get(rootKey, readKey);
     if (rlp !== undefined) return rlp;
-    return this.nodes ? this.readSync(this.nodes, root, rootHex, keyHex, address.bytes) : this.readThrough(this._trie, rootHex, keyHex, address.bytes);
+    return this.nodes ? this.readSync(this.nodes, root, rootKey, readKey, address.bytes) : this.readThrough(this._trie, rootKey, readKey, address.bytes);
   }
 
   /** The RLP of `key`'s value under `account`'s storage root (null: absent), read as baseAccountRLP reads. */
   private async baseStorageRLP(address: Address, account: Account, key: Uint8Array): Promise<Uint8Array | null> {
-    const keyHex = flatHex(key);
-    const rootHex = flatHex(account.storageRoot);
-    const value = this.reads!.get(rootHex, keyHex);
+    const readKey = readCacheKey(key);
+    const rootKey = this.storageRootKey(account.storageRoot);
+    const value = this.reads!.get(rootKey, readKey);
     if (value !== undefined) return value;
     return this.nodes
-      ? this.readSync(this.nodes, account.storageRoot, rootHex, keyHex, key)
-      : this.readThrough(this.storageReader(rootHex, account.storageRoot, address), rootHex, keyHex, key);
+      ? this.readSync(this.nodes, account.storageRoot, rootKey, readKey, key)
+      : this.readThrough(this.storageReader(rootKey, account.storageRoot, address), rootKey, readKey, key);
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {

@@ -1,7 +1,8 @@
 // The shared trie-read cache: values stay under the root they were read at, absent keys are
 // remembered as null, and the entry bound holds by evicting the least recently used root first.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createStateReadCache } from './stateReadCache.js';
+import { createStateReadCache, readCacheKey } from './stateReadCache.js';
 
 const value = (n: number) => new Uint8Array([n]);
 
@@ -64,5 +65,32 @@ describe('state read cache', () => {
     cache.clear();
     expect(cache.size()).toBe(0);
     expect(cache.get('root', 'k999')).toBeUndefined();
+  });
+
+  it('behavior: keys depend on the bytes alone (any offset in any buffer); different bytes or lengths never share a key', () => {
+    const seen = new Map<string, string>();
+    for (const length of [20, 32, 0, 1, 2, 3, 19, 21, 31, 33]) {
+      for (let i = 0; i < 50; i++) {
+        const bytes = new Uint8Array(randomBytes(length));
+        if (i === 0) bytes.fill(0);
+        const key = readCacheKey(bytes);
+        const hex = Buffer.from(bytes).toString('hex');
+        expect(seen.get(key) ?? hex, hex).toBe(hex);
+        seen.set(key, hex);
+        // The same bytes inside a larger buffer, at an odd offset.
+        const backing = new Uint8Array(length + 3);
+        backing.set(bytes, 1);
+        expect(readCacheKey(backing.subarray(1, 1 + length))).toBe(key);
+        // One byte changed: another key.
+        if (length > 0) {
+          const changed = bytes.slice();
+          changed[length - 1]! ^= 1;
+          expect(readCacheKey(changed)).not.toBe(key);
+        }
+      }
+    }
+    // Zero-padded keys of other lengths (a 19-byte key and its 20-byte extension) stay apart.
+    expect(readCacheKey(new Uint8Array(20))).not.toBe(readCacheKey(new Uint8Array(19)));
+    expect(readCacheKey(new Uint8Array(32))).not.toBe(readCacheKey(new Uint8Array(31)));
   });
 });
