@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { Address, KECCAK256_RLP, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { encodeReceipt } from '@ethereumjs/vm';
 import { signWithDevKey } from './testing/tempChain.js';
 import { useTempChains } from './testing/useTempChains.js';
@@ -83,5 +83,9 @@ describe('block miner', () => {
       await trie.put(RLP.encode(i), encodeReceipt({ status: r.status === 1 ? 1 : 0, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.logsBloom, logs }, block.transactions[i]!.type));
     }
     expect(bytesToHex(block.header.receiptTrie)).toBe(bytesToHex(trie.root()));
+    // No withdrawals: the empty list and the empty trie's root, as Shanghai and later require.
+    expect(block.withdrawals).toEqual([]);
+    expect(bytesToHex(block.header.withdrawalsRoot!)).toBe(bytesToHex(KECCAK256_RLP));
+    expect(await block.withdrawalsTrieIsValid()).toBe(true);
   });
 });
