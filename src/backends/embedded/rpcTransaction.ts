@@ -4,6 +4,7 @@ import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
 import { type Hex, bytesToHex, quantityToHex } from '../../rpc/hex.js';
+import { senderOf } from '../../engine/chain/txSender.js';
 
 /** Where a mined transaction sits; undefined for a pooled one. */
 export interface TransactionPlace {
@@ -70,7 +71,7 @@ export function transactionToRpc(tx: TypedTransaction, place?: TransactionPlace)
   out.blockHash = place ? bytesToHex(place.block.hash()) : null;
   out.blockNumber = place ? quantityToHex(place.block.header.number) : null;
   out.transactionIndex = place ? quantityToHex(place.index) : null;
-  out.from = tx.getSenderAddress().toString();
+  out.from = senderOf(tx).toString();
   if (tx.type >= 2) out.gasPrice = quantityToHex(place ? place.effectiveGasPrice : t.maxFeePerGas!);
   if (place) out.blockTimestamp = quantityToHex(place.block.header.timestamp);
   return out;

@@ -5,13 +5,14 @@ import type { txpoolSchema } from '../../rpc/schema/txpool.js';
 import type { ChainMethodDeps } from './chainMethodDeps.js';
 import type { HandlersFor } from './methodTable.js';
 import { transactionToRpc } from './rpcTransaction.js';
+import { senderOf } from '../../engine/chain/txSender.js';
 
 export function createTxpoolHandlers({ chain }: ChainMethodDeps): HandlersFor<typeof txpoolSchema> {
   /** sender → nonce (decimal text, geth's key) → value. */
   function bySender<T>(render: (tx: ReturnType<typeof chain.pendingTransactions>[number]['tx']) => T): Record<string, Record<string, T>> {
     const out: Record<string, Record<string, T>> = {};
     for (const { tx } of chain.pendingTransactions()) {
-      const sender = tx.getSenderAddress().toString();
+      const sender = senderOf(tx).toString();
       (out[sender] ??= {})[tx.nonce.toString()] = render(tx);
     }
     return out;

@@ -2,6 +2,7 @@
 // of a process. Tries are content-addressed, so the value under a key at a given root never changes:
 // an entry can only be evicted (memory bound), never go stale, and no other root can ever see it.
 import { flatHex } from './flatHex.js';
+
 /** Raw trie values (account RLP, RLP-encoded storage word) by root and key ({@link readCacheKey}); `null` = absent. */
 export interface StateReadCache {
   get(rootKey: string, key: string): Uint8Array | null | undefined;

@@ -8,6 +8,7 @@ import { bytesToHex, hexToBytes, quantityToHex, type Hex } from '../../rpc/hex.j
 import type { ChainReceipt, ChainView } from '../../engine/chain/types.js';
 import type { BlockData, CallFrame, RpcBlockHeader, RpcLog, RpcReceipt, RpcTransaction } from '../extract/blockData.js';
 import type { BlockSource } from './blockSource.js';
+import { senderOf } from '../../engine/chain/txSender.js';
 
 /** callTracer frames of each transaction of a mined block, in transaction order. */
 export type BlockTracer = (block: Block) => Promise<CallFrame[]>;
@@ -102,7 +103,7 @@ function toRpcTransaction(tx: TypedTransaction, index: number, block: Block, rec
     blockHash: bytesToHex(block.hash()),
     blockNumber: quantityToHex(block.header.number),
     transactionIndex: quantityToHex(index),
-    from: bytesToHex(tx.getSenderAddress().bytes),
+    from: bytesToHex(senderOf(tx).bytes),
     to: tx.to ? bytesToHex(tx.to.bytes) : null,
     value: quantityToHex(tx.value),
     gas: quantityToHex(tx.gasLimit),
