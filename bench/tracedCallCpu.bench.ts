@@ -3,17 +3,20 @@
 // HTTP rows of traces.bench.ts on a shared machine, since it counts CPU time, not wall time.
 //
 //   npx tsx bench/tracedCallCpu.bench.ts [--txs 400] [--calls 3000] [--no-cold] [--no-calls] [--trace-call | --struct-logger | --vm-trace]
+//     [--estimates 0]
 //
 // Calls are rendered by callTracer (debug_traceCall's), by trace_call's ["trace"] with
 // --trace-call, by geth's struct logger (debug_traceCall with no tracer, default config) with
 // --struct-logger, or by trace_call's ["vmTrace"] with --vm-trace. TRACEHOOK_FAST_EVM=0 runs them
-// on ethereumjs instead of the interpreter.
+// on ethereumjs instead of the interpreter. `--estimates N` also times N eth_estimateGas jobs of
+// distinct transfers (a worker's `estimateGas` job: the binary search's runs, no HTTP).
 //
 // The chain is the traces bench's (an ERC-20 deployment, then transfers, one per block); calls are
 // distinct transfers on the head, cold replays are callTracer traces of the mined transfers.
 import { rmSync } from 'node:fs';
 import { hexToBytes } from 'viem';
 import { openChainReader } from '../src/engine/chain/chainReader.js';
+import type { CallEnv } from '../src/engine/chain/callExecution.js';
 import { createDevChain } from '../src/engine/chain/devChain.js';
 import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
 import { createTracer } from '../src/engine/trace/createTracer.js';
@@ -23,6 +26,7 @@ import { benchAccount as account, numberArg, signedErc20Transactions, tokenAddre
 
 const TXS = numberArg('txs', 400);
 const CALLS = numberArg('calls', 3000);
+const ESTIMATES = numberArg('estimates', 0);
 const render: TraceRender = process.argv.includes('--trace-call')
   ? { format: 'parityResults', types: ['trace'] }
   : process.argv.includes('--struct-logger')
@@ -67,6 +71,20 @@ if (!process.argv.includes('--no-cold')) {
 if (!process.argv.includes('--no-calls')) {
   await cpuPerItem(500, (i) => call(CALLS + i));
   result.distinctCallUs = await cpuPerItem(CALLS, call);
+}
+if (ESTIMATES > 0) {
+  const calls: CallEnv = {
+    chainId: reader.chainId,
+    common: reader.common,
+    gasCap: 50_000_000n,
+    withReadVm: (root, fn) => reader.withVm(root, fn),
+    createVm: (options) => reader.createVm(options),
+    zeroBaseFeeBlock: (block) => reader.zeroBaseFeeBlock(block),
+  };
+  const estimate = (i: number) =>
+    runTraceJob(tracer, { kind: 'estimateGas', blockHash: head.hash(), stateRoot: head.header.stateRoot, timeoutMs: 10_000, request: { from, to, data: hexToBytes(transfer(200_000 + i)) } }, { calls });
+  await cpuPerItem(200, (i) => estimate(ESTIMATES + i));
+  result.estimateGasUs = await cpuPerItem(ESTIMATES, estimate);
 }
 console.log(JSON.stringify(result));
 reader.close();
