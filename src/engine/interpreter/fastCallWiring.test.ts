@@ -1,5 +1,6 @@
 // eth_call and eth_estimateGas through the embedded chain's call path with TRACEHOOK_FAST_EVM on
-// and off: the same answers and the same errors, and the interpreter really runs when it is on.
+// and off: the same answers and the same errors, and the interpreter really runs when it is on;
+// an estimate's runs share their state reads.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevChain, type DevChain } from '../chain/devChain.js';
@@ -59,21 +60,8 @@ describe('the call path with the interpreter switched on and off', () => {
     expect(ranFast).toBeGreaterThan(1);
     expect(fastAnswers).toEqual(slowAnswers);
   });
-});
 
-describe('eth_estimateGas on the interpreter', () => {
-  let chain: DevChain;
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = makeTempDir('tracehook-fastestimate-');
-    chain = await createDevChain({ dataDir });
-  });
-  afterAll(async () => {
-    await chain.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('behavior: its runs share what they read, so an estimate reads the state about as often as one call', async () => {
+  it('behavior: eth_estimateGas’s runs share what they read, so an estimate reads the state as often as one call', async () => {
     delete process.env.TRACEHOOK_FAST_EVM;
     // SLOAD slots 0, 1 and 2, add them, and store the sum: a gas need the search bisects.
     const code = '5f5460015401600254015f5500';
