@@ -1,9 +1,10 @@
 // Trace benchmark: mining throughput (eth_sendRawTransaction with automine), then traces per second
 // and p50/p99 latency of debug_traceTransaction (callTracer), trace_transaction, trace_call and
-// debug_traceCall on the embedded chain, side by side with anvil holding the same chain under the
-// same load, in one run, as ratios. Mined-transaction figures are given cold (the first request for
-// each transaction), once in a process that has served no trace yet and once after the other rows,
-// and warm (repeated requests).
+// debug_traceCall (and eth_call and eth_estimateGas of the same distinct calls) on the embedded
+// chain, side by side with anvil holding the same chain under the same load, in one run, as
+// ratios. Mined-transaction figures are given cold (the first request for each transaction), once
+// in a process that has served no trace yet and once after the other rows, and warm (repeated
+// requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
 //     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"] [--thread-cpu] [--prime-ms 1000]
@@ -142,6 +143,9 @@ async function main(): Promise<void> {
       { name: `trace_transaction, cold after the rows above (${transfers.length - 2 * third} txs once)`, anvil: true, spec: once(transfers.slice(2 * third).map((h) => body('trace_transaction', [h]))) },
       { name: 'debug_traceCall callTracer, distinct calls', anvil: true, spec: { body: '', bodies: callBodies('debug_traceCall', (call) => [call, 'latest', { tracer: 'callTracer' }]), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
       { name: 'trace_call ["trace"], distinct calls', anvil: false, spec: { body: '', bodies: callBodies('trace_call', (call) => [call, ['trace'], 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      // Not traces, but the same execution path (a worker job on the interpreter): what a wallet sends.
+      { name: 'eth_call, distinct calls', anvil: true, spec: { body: '', bodies: callBodies('eth_call', (call) => [call, 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
+      { name: 'eth_estimateGas, distinct calls', anvil: true, spec: { body: '', bodies: callBodies('eth_estimateGas', (call) => [call, 'latest']), connections: CONNECTIONS, durationMs: DURATION_MS, warmupMs: 1000 } },
     ];
     // Blocking: latency of a cheap call on one connection while distinct traced calls load the others.
     const blocking = async (url: string): Promise<LoadResult> => {
