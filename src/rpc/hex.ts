@@ -31,6 +31,12 @@ const nibbleAt = (text: string, index: number): number => {
   return code < 128 ? NIBBLE[code]! : -1;
 };
 
+/** Whether `text[from..to)` is all hex digits (either case). */
+export function isHexDigits(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (nibbleAt(text, i) < 0) return false;
+  return true;
+}
+
 /** `0x`-prefixed (or bare) even-length hex to bytes. Throws RangeError on bad input. */
 export function hexToBytes(hex: string): Uint8Array {
   const start = hex.charCodeAt(0) === 48 && (hex.charCodeAt(1) | 32) === 120 ? 2 : 0; // "0x" or "0X"

@@ -236,10 +236,10 @@ export async function runFastCall(options: FastCallOptions): Promise<FastCallOut
   const base = options.base ?? new PrefetchedState(vm.stateManager);
   // What every run reads first, loaded before the first run rather than one restart each.
   const from = bytesToBig(options.from.bytes);
-  if (base.holds('account', from)) {
-    // Read by an earlier run on this state.
-  } else if (options.sender && vm.stateManager instanceof CachedStorageStateManager) base.take(from, options.sender);
-  else await base.load(new StateMiss('account', from));
+  if (!base.holds('account', from)) {
+    if (options.sender && vm.stateManager instanceof CachedStorageStateManager) base.take(from, options.sender);
+    else await base.load(new StateMiss('account', from));
+  }
   await loadOnce(base, 'account', bytesToBig(options.block.header.coinbase.bytes));
   if (tx.to !== undefined) {
     const to = bytesToBig(tx.to.bytes);

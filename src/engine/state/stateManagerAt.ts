@@ -85,8 +85,8 @@ export class CachedStorageStateManager extends MerkleStateManager {
   private readonly maxCleanCacheEntries: number;
   private rootBytes: Uint8Array | undefined;
   private rootKey = '';
-  private storageRootBytes: Uint8Array | undefined;
-  private storageRootKeyText = '';
+  private lastStorageRoot: Uint8Array | undefined;
+  private lastStorageRootKey = '';
   private readonly storageReaders = new Map<string, MerklePatriciaTrie>();
   private readonly decodedAccounts = new WeakMap<Uint8Array, Account>();
   /** Code read by peekCode, by the code hash array of the decoded account it was read for (shared by its copies). */
@@ -172,11 +172,11 @@ export class CachedStorageStateManager extends MerkleStateManager {
 
   /** The read cache's key of a storage root, made once for the last root object asked about. */
   private storageRootKey(root: Uint8Array): string {
-    if (root !== this.storageRootBytes) {
-      this.storageRootBytes = root;
-      this.storageRootKeyText = readCacheKey(root);
+    if (root !== this.lastStorageRoot) {
+      this.lastStorageRoot = root;
+      this.lastStorageRootKey = readCacheKey(root);
     }
-    return this.storageRootKeyText;
+    return this.lastStorageRootKey;
   }
 
   /**

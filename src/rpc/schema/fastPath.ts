@@ -6,7 +6,7 @@
 // between requests; these decoders cost well under a microsecond. The schema stays the definition:
 // `fastPath.test.ts` checks that every answer a fast path gives equals the schema's.
 import type { z } from 'zod';
-import { hexToBytes, type Hex } from '../hex.js';
+import { hexToBytes, isHexDigits, type Hex } from '../hex.js';
 
 /** Decodes `value` as the schema would, or returns undefined to leave it to the schema. */
 export type FastParse<T> = (value: unknown) => T | undefined;
@@ -24,27 +24,17 @@ export function fastPathOf<S extends z.ZodType>(schema: S): FastParse<z.output<S
   return fastPaths.get(schema) as FastParse<z.output<S>> | undefined;
 }
 
-/** Whether `text[from..to)` is all hex digits. */
-function hexDigits(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    // 0-9, A-F, a-f
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102))) return false;
-  }
-  return true;
-}
-
 const hasPrefix = (text: string): boolean => text.charCodeAt(0) === 48 && text.charCodeAt(1) === 120; // "0x", lowercase only
 
 /** Address's check and output: `0x` and 40 hex digits, lowercased; else undefined. */
 export function fastAddress(value: unknown): Hex | undefined {
-  if (typeof value !== 'string' || value.length !== 42 || !hasPrefix(value) || !hexDigits(value, 2, 42)) return undefined;
+  if (typeof value !== 'string' || value.length !== 42 || !hasPrefix(value) || !isHexDigits(value, 2, 42)) return undefined;
   return value.toLowerCase() as Hex;
 }
 
 /** Quantity's check and output: `0x0` or `0x` and hex digits without a leading zero, as bigint. */
 export function fastQuantity(value: unknown): bigint | undefined {
-  if (typeof value !== 'string' || value.length < 3 || !hasPrefix(value) || !hexDigits(value, 2, value.length)) return undefined;
+  if (typeof value !== 'string' || value.length < 3 || !hasPrefix(value) || !isHexDigits(value, 2, value.length)) return undefined;
   if (value.charCodeAt(2) === 48 && value.length > 3) return undefined;
   return BigInt(value);
 }
