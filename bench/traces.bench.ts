@@ -7,7 +7,8 @@
 // requests).
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
-//     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"] [--thread-cpu] [--prime-ms 1000]
+//     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"] [--node-args "<node flags>"]
+//     [--thread-cpu] [--prime-ms 1000]
 //
 // A cold row's connections are opened and carry eth_chainId for `--prime-ms` before its counted
 // requests, on both peers, so the row measures its requests rather than connection set-up.
@@ -46,6 +47,9 @@ const serviceArgsIndex = process.argv.indexOf('--service-args');
 /** More tracehook flags, split on spaces (e.g. `--trace-workers 1`). */
 const SERVICE_ARGS = serviceArgsIndex > 0 ? process.argv[serviceArgsIndex + 1]!.split(' ').filter(Boolean) : [];
 const THREAD_CPU = process.argv.includes('--thread-cpu');
+const nodeArgsIndex = process.argv.indexOf('--node-args');
+/** Node/V8 flags for the tracehook process, split on spaces (e.g. `--single-threaded-gc`). */
+const NODE_ARGS = nodeArgsIndex > 0 ? process.argv[nodeArgsIndex + 1]!.split(' ').filter(Boolean) : [];
 /** How long a cold row's connections carry eth_chainId before its counted requests (`--prime-ms 0`: none). */
 const PRIME_MS = arg('prime-ms', 1000);
 
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
     dataDir,
     args: ['--log-level', 'warn', ...(KEPT_RECORDS ? [] : ['--mined-trace-memory-mb', '0']), ...SERVICE_ARGS],
     from: FROM_SOURCE ? 'source' : 'build',
-    nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [],
+    nodeArgs: [...NODE_ARGS, ...(CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [])],
   });
   try {
     const { raws, tokenAddress } = await signedTransactions();

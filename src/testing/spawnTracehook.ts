@@ -27,6 +27,11 @@ export interface SpawnTracehookOptions {
   env?: Record<string, string>;
   /** `source` (default) runs src/ through tsx; `build` runs bin/tracehook.js over dist/ (run `npm run build` first). */
   from?: 'source' | 'build';
+  /**
+   * With `from: 'build'`: the `bin/tracehook.js` to run instead of this checkout's (another
+   * checkout's, its dist/ built), so a benchmark can compare two builds (bench/abBuilds.bench.ts).
+   */
+  entry?: string;
   /** Extra Node flags for the child (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
   /**
@@ -38,7 +43,7 @@ export interface SpawnTracehookOptions {
 
 export async function spawnTracehook(options: SpawnTracehookOptions): Promise<TracehookProcess> {
   const port = options.port ?? (await freePort());
-  const entryArgs = options.from === 'build' ? [buildEntry] : ['--import', 'tsx', sourceEntry];
+  const entryArgs = options.from === 'build' ? [options.entry ?? buildEntry] : ['--import', 'tsx', sourceEntry];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entryArgs, 'start', '--data-dir', options.dataDir, '--port', String(port), '--log-level', 'info', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },
