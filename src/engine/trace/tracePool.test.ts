@@ -3,7 +3,8 @@
 // fails with the timeout error; a crash fails only the crashed job with an InternalError; a full
 // queue refuses new jobs with LimitExceededError; keys are served in turn and held to their share;
 // a job whose client goes away leaves the queue, or is cancelled in its worker; a job a worker holds
-// survives that worker's death and is taken back when another worker goes idle.
+// survives that worker's death and is taken back when another worker goes idle; a worker holds one
+// more job while its jobs are short.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InternalError, LimitExceededError } from '../../rpc/errors.js';
 import { ExecutionCancelledError, ExecutionTimeoutError } from '../execute/executionGuard.js';
@@ -133,6 +134,21 @@ describe('createTracePool', () => {
     expect(await running).toBeInstanceOf(InternalError);
     expect(await waiting).toBeInstanceOf(InternalError);
     await expect(pool.run(answer())).rejects.toThrow('trace pool is closed');
+  });
+
+  it('behavior: while its jobs are short a worker holds two behind the one it runs, else one', async () => {
+    // Short: answers within 50 ms (these take about 1 ms); long: 200 ms each.
+    pool = createTracePool({ size: 1, worker: WORKER, workerUrl, shortJobMs: 50 });
+    await vi.waitFor(() => expect(pool!.stats().starting).toBe(0), { timeout: 20_000 });
+    const flood = (timeoutMs: number) => Promise.all(Array.from({ length: 6 }, () => pool!.run(answer(timeoutMs))));
+    for (let i = 0; i < 3; i++) await pool.run(answer(10));
+    let burst = flood(10);
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 2, queued: 3 });
+    await burst;
+    for (let i = 0; i < 3; i++) await pool.run(answer(2000));
+    burst = flood(2000);
+    expect(pool.stats()).toMatchObject({ busy: 1, ahead: 1, queued: 4 });
+    await burst;
   });
 
   it('behavior: keys are served in turn: a second key waits behind one job of the first, not its backlog', async () => {
