@@ -115,9 +115,9 @@ export const JOBS_PER_WORKER = 2;
 
 /**
  * Jobs a worker holds while its jobs are short (SHORT_JOB_MS): one more, so it less often runs out
- * of work, sleeps and has to be woken for the next job. Distinct traced calls ran 11–23% faster at
- * 8–15% less CPU per answer with three than with two (session 17, bench/abBuilds.bench.ts). Only
- * for short jobs, so another key's job waits behind at most one more job of about a millisecond.
+ * of work, sleeps and has to be woken for the next job: distinct traced calls gave 5–8% more
+ * answers per second at 2–5% less CPU per answer (session 17, bench/abBuilds.bench.ts). Only for
+ * short jobs, so another key's job waits behind at most one more job of about a millisecond.
  */
 export const JOBS_PER_WORKER_SHORT = 3;
 
