@@ -23,6 +23,7 @@ import { spawnTracehook, type TracehookProcess } from '../src/testing/spawnTrace
 import { threadCpuUs } from './threadCpu.js';
 import { failedRequests, runLoadInChild } from './loadGenerator.js';
 import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
+import { rpc, rpcBody } from './benchRpc.js';
 
 function textArg(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
@@ -42,14 +43,7 @@ const TXS = numberArg('txs', 200);
 const CONNECTIONS = numberArg('connections', 8);
 const nodeArgs = (side: 'a' | 'b') => (textArg(`${side}-node-args`) ?? '').split(' ').filter(Boolean);
 
-const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(method, params) });
-  const answer = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
-  return answer.result;
-}
+const body = rpcBody;
 
 /** The bodies the workload sends, round-robin. */
 function workloadBodies(raws: Hex[]): string[] {

@@ -29,6 +29,7 @@ import { spawnTracehook } from '../src/testing/spawnTracehook.js';
 import { cpuPerAnswer, threadCpuUs } from './threadCpu.js';
 import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
+import { rpc, rpcBody } from './benchRpc.js';
 
 const account = benchAccount;
 const arg = numberArg;
@@ -53,19 +54,13 @@ const NODE_ARGS = nodeArgsIndex > 0 ? process.argv[nodeArgsIndex + 1]!.split(' '
 /** How long a cold row's connections carry eth_chainId before its counted requests (`--prime-ms 0`: none). */
 const PRIME_MS = arg('prime-ms', 1000);
 
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
 
 /** Signs the deployment and TXS transfers once; both peers get the same bytes. */
 async function signedTransactions(): Promise<{ raws: Hex[]; tokenAddress: Hex }> {
   return { raws: await signedErc20Transactions(TXS), tokenAddress };
 }
 
-const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+const body = rpcBody;
 
 interface Row {
   name: string;

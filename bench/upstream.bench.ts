@@ -21,6 +21,7 @@ import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook } from '../src/testing/spawnTracehook.js';
 import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, signedErc20Transactions, tokenAddress, transferData } from './erc20Workload.js';
+import { rpc, rpcBody } from './benchRpc.js';
 
 const TXS = numberArg('txs', 400);
 const DURATION_MS = numberArg('duration', 5) * 1000;
@@ -31,14 +32,7 @@ const ONLY = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const cpuProfIndex = process.argv.indexOf('--cpu-prof');
 const CPU_PROF_DIR = cpuProfIndex > 0 ? process.argv[cpuProfIndex + 1] : undefined;
 
-const body = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(method, params) });
-  const answer = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
-  return answer.result;
-}
+const body = rpcBody;
 
 /** CPU time (user + system) a process has used so far, in µs (Linux: /proc/<pid>/stat, 100 ticks/s). */
 function cpuMicros(pid: number | undefined): number {
