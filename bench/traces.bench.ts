@@ -54,7 +54,6 @@ const NODE_ARGS = nodeArgsIndex > 0 ? process.argv[nodeArgsIndex + 1]!.split(' '
 /** How long a cold row's connections carry eth_chainId before its counted requests (`--prime-ms 0`: none). */
 const PRIME_MS = arg('prime-ms', 1000);
 
-
 /** Signs the deployment and TXS transfers once; both peers get the same bytes. */
 async function signedTransactions(): Promise<{ raws: Hex[]; tokenAddress: Hex }> {
   return { raws: await signedErc20Transactions(TXS), tokenAddress };

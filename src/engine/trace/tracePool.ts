@@ -1,14 +1,14 @@
 // A pool of worker threads that run TraceJobs (traces, eth_call, eth_estimateGas), so EVM execution
 // never holds the main thread's event loop. Each worker runs one job at a time and holds the next
-// (JOBS_PER_WORKER; two more while its jobs are short), so it starts one without waiting for the
-// main thread to answer the last one and send another; a job held by a worker whose running job is slow is taken back when another
-// worker goes idle. Jobs wait in a bounded queue per client key, served round-robin
-// (fairJobQueue.ts): a key beyond its share fails at once with LimitExceededError while other keys
-// are still admitted. A job whose client goes away leaves the queue at once, or, held or running,
-// is cancelled in its worker (the guard throws at its next check; a worker silent past a grace is
-// replaced). A worker that outlives its job's timeout
-// (plus a grace) is terminated and replaced, and the job fails with the same timeout error as
-// in-process; a worker that dies fails only its own job (InternalError).
+// (JOBS_PER_WORKER; two while its jobs are short), so it starts one without waiting for the main
+// thread to answer the last one and send another; a job held by a worker whose running job is slow
+// is taken back when another worker goes idle. Jobs wait in a bounded queue per client key, served
+// round-robin (fairJobQueue.ts): a key beyond its share fails at once with LimitExceededError while
+// other keys are still admitted. A job whose client goes away leaves the queue at once, or, held or
+// running, is cancelled in its worker (the guard throws at its next check; a worker silent past a
+// grace is replaced). A worker that outlives its job's timeout (plus a grace) is terminated and
+// replaced, and the job fails with the same timeout error as in-process; a worker that dies fails
+// only its own job (InternalError).
 import type { Worker } from 'node:worker_threads';
 import { siblingWorkerUrl, startWorker } from '../../threads/startWorker.js';
 import { InternalError, LimitExceededError } from '../../rpc/errors.js';
