@@ -23,7 +23,7 @@ import { spawnTracehook, type TracehookProcess } from '../src/testing/spawnTrace
 import { threadCpuUs } from './threadCpu.js';
 import { failedRequests, runLoadInChild } from './loadGenerator.js';
 import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
-import { rpc, rpcBody } from './benchRpc.js';
+import { rpc, rpcBody as body } from './benchRpc.js';
 
 function textArg(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
@@ -42,8 +42,6 @@ const BURST_MS = numberArg('burst', 2) * 1000;
 const TXS = numberArg('txs', 200);
 const CONNECTIONS = numberArg('connections', 8);
 const nodeArgs = (side: 'a' | 'b') => (textArg(`${side}-node-args`) ?? '').split(' ').filter(Boolean);
-
-const body = rpcBody;
 
 /** The bodies the workload sends, round-robin. */
 function workloadBodies(raws: Hex[]): string[] {
@@ -70,7 +68,6 @@ function workloadBodies(raws: Hex[]): string[] {
 
 interface Side {
   name: 'A' | 'B';
-  dir: string;
   dataDir: string;
   service: TracehookProcess;
 }
@@ -84,7 +81,7 @@ async function startSide(name: 'A' | 'B', dir: string, raws: Hex[]): Promise<Sid
     if (Date.now() > deadline) throw new Error(`${name} did not mine ${raws.length} transactions`);
     await new Promise((r) => setTimeout(r, 5));
   }
-  return { name, dir, dataDir, service };
+  return { name, dataDir, service };
 }
 
 interface Burst {

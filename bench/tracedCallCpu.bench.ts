@@ -16,7 +16,7 @@
 import { rmSync } from 'node:fs';
 import { hexToBytes } from 'viem';
 import { openChainReader } from '../src/engine/chain/chainReader.js';
-import type { CallEnv } from '../src/engine/chain/callExecution.js';
+import { callEnvOfReader } from '../src/engine/chain/callExecution.js';
 import { createDevChain } from '../src/engine/chain/devChain.js';
 import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
 import { createTracer } from '../src/engine/trace/createTracer.js';
@@ -77,14 +77,7 @@ if (!process.argv.includes('--no-calls')) {
   result.distinctCallUs = await cpuPerItem(CALLS, call);
 }
 if (ESTIMATES > 0) {
-  const calls: CallEnv = {
-    chainId: reader.chainId,
-    common: reader.common,
-    gasCap: 50_000_000n,
-    withReadVm: (root, fn) => reader.withVm(root, fn),
-    createVm: (options) => reader.createVm(options),
-    zeroBaseFeeBlock: (block) => reader.zeroBaseFeeBlock(block),
-  };
+  const calls = callEnvOfReader(reader, 50_000_000n);
   const estimateData = transfers(200_000, ESTIMATES + 200);
   const estimate = (i: number) =>
     runTraceJob(tracer, { kind: 'estimateGas', blockHash: head.hash(), stateRoot: head.header.stateRoot, timeoutMs: 10_000, request: { from, to, data: estimateData[i]! } }, { calls });

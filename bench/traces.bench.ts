@@ -29,7 +29,7 @@ import { spawnTracehook } from '../src/testing/spawnTracehook.js';
 import { cpuPerAnswer, threadCpuUs } from './threadCpu.js';
 import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
-import { rpc, rpcBody } from './benchRpc.js';
+import { rpc, rpcBody as body } from './benchRpc.js';
 
 const account = benchAccount;
 const arg = numberArg;
@@ -58,8 +58,6 @@ const PRIME_MS = arg('prime-ms', 1000);
 async function signedTransactions(): Promise<{ raws: Hex[]; tokenAddress: Hex }> {
   return { raws: await signedErc20Transactions(TXS), tokenAddress };
 }
-
-const body = rpcBody;
 
 interface Row {
   name: string;

@@ -21,7 +21,7 @@ import { startAnvil } from '../src/testing/startAnvil.js';
 import { spawnTracehook } from '../src/testing/spawnTracehook.js';
 import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, signedErc20Transactions, tokenAddress, transferData } from './erc20Workload.js';
-import { rpc, rpcBody } from './benchRpc.js';
+import { rpc, rpcBody as body } from './benchRpc.js';
 
 const TXS = numberArg('txs', 400);
 const DURATION_MS = numberArg('duration', 5) * 1000;
@@ -31,8 +31,6 @@ const onlyIndex = process.argv.indexOf('--only');
 const ONLY = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const cpuProfIndex = process.argv.indexOf('--cpu-prof');
 const CPU_PROF_DIR = cpuProfIndex > 0 ? process.argv[cpuProfIndex + 1] : undefined;
-
-const body = rpcBody;
 
 /** CPU time (user + system) a process has used so far, in µs (Linux: /proc/<pid>/stat, 100 ticks/s). */
 function cpuMicros(pid: number | undefined): number {

@@ -13,6 +13,7 @@ import { type ExecutionGuardOptions, guardCheck, installExecutionGuard } from '.
 import { PrefetchedState, runFastCall } from '../interpreter/fastCall.js';
 import { fastCallsEnabled } from '../interpreter/fastCallSwitch.js';
 import type { ChainCore } from './chainCore.js';
+import type { ChainReader } from './chainReader.js';
 import { decodeRevertReason } from '../render/revertReason.js';
 import { evmErrorToGethText } from './evmErrorText.js';
 import { type StateOverrides, applyStateOverrides } from './stateOverrides.js';
@@ -44,6 +45,18 @@ export function callEnvOfCore(core: ChainCore): CallEnv {
     withReadVm: (root, fn) => core.withReadVm(root, fn),
     createVm: (options) => core.createVm(options),
     zeroBaseFeeBlock: (block) => core.zeroBaseFeeBlock(block),
+  };
+}
+
+/** A read-only chain reader (a trace worker's) as a CallEnv, with the service's gas cap. */
+export function callEnvOfReader(reader: ChainReader, gasCap: bigint): CallEnv {
+  return {
+    chainId: reader.chainId,
+    common: reader.common,
+    gasCap,
+    withReadVm: (root, fn) => reader.withVm(root, fn),
+    createVm: (options) => reader.createVm(options),
+    zeroBaseFeeBlock: (block) => reader.zeroBaseFeeBlock(block),
   };
 }
 

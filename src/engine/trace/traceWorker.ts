@@ -9,7 +9,7 @@ import { openChainReader } from '../chain/chainReader.js';
 import { loadKzg } from '../execute/kzgSetup.js';
 import { createTracer } from './createTracer.js';
 import { runTraceJob } from './traceJob.js';
-import type { CallEnv } from '../chain/callExecution.js';
+import { callEnvOfReader } from '../chain/callExecution.js';
 import { createRemoteTrieNodes } from '../state/remoteTrieNodes.js';
 import { errorFromWire, errorToWire, type RemoteCallAnswer, type TraceWorkerData, type WorkerCancel, type WorkerReply, type WorkerRequest, type WorkerWithdraw } from './traceWorkerProtocol.js';
 import { ExecutionCancelledError } from '../execute/executionGuard.js';
@@ -36,14 +36,7 @@ const chain = openChainReader({ dataDir: data.dataDir, chainId: data.chainId, ha
 // Jobs use only the record* methods: the rendered-trace cache and its reorg invalidation stay on
 // the main thread.
 const tracer = createTracer({ chain, gasCap: data.gasCap, stepCaps: data.stepCaps, maxTimeoutMs: data.maxTimeoutMs });
-const calls: CallEnv = {
-  chainId: chain.chainId,
-  common: chain.common,
-  gasCap: data.gasCap,
-  withReadVm: (root, fn) => chain.withVm(root, fn),
-  createVm: (options) => chain.createVm(options),
-  zeroBaseFeeBlock: (block) => chain.zeroBaseFeeBlock(block),
-};
+const calls = callEnvOfReader(chain, data.gasCap);
 /** The job this worker runs (its id and abort controller), and the jobs the pool sent to run next. */
 let running: { id: number; controller: AbortController } | undefined;
 const held: WorkerRequest[] = [];
