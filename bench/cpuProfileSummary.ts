@@ -6,19 +6,7 @@
 // `--match TEXT` also prints the inclusive share of every function whose name or URL contains TEXT;
 // `--last-sec N` keeps only the last N seconds of samples (the load, not start-up and mining);
 // `--skip-last-sec M` drops the final M seconds first (the service's shutdown after the load).
-import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { frameLabel as label, readCpuProfile, selfTimeBetween } from './cpuProfile.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: cpuProfileSummary FILE.cpuprofile [--top N] [--match TEXT]');
@@ -31,28 +19,14 @@ const LAST_US = lastIndex > 0 ? Number(process.argv[lastIndex + 1]) * 1e6 : Infi
 const skipIndex = process.argv.indexOf('--skip-last-sec');
 const SKIP_US = skipIndex > 0 ? Number(process.argv[skipIndex + 1]) * 1e6 : 0;
 
-const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+const profile = readCpuProfile(file);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
-const label = (n: ProfileNode) => {
-  const url = n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(src|dist)\//, '$1/');
-  return `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
-};
-
-// Time per sample from timeDeltas (µs), attributed to the sampled node.
-const selfUs = new Map<number, number>();
-let totalUs = 0;
-const endUs = profile.timeDeltas.reduce((a, b) => a + b, 0);
-let atUs = 0;
-profile.samples.forEach((id, i) => {
-  const dt = profile.timeDeltas[i] ?? 0;
-  atUs += dt;
-  if (endUs - atUs > LAST_US + SKIP_US || endUs - atUs < SKIP_US) return;
-  selfUs.set(id, (selfUs.get(id) ?? 0) + dt);
-  totalUs += dt;
-});
+// Time per sample from timeDeltas (µs), attributed to the sampled node; the window's end is inclusive.
+const endUs = profile.startTime + profile.timeDeltas.reduce((a, b) => a + b, 0);
+const { selfUs, coveredUs: totalUs } = selfTimeBetween(profile, endUs - SKIP_US - LAST_US, endUs - SKIP_US + 1);
 
 const selfByLabel = new Map<string, number>();
 const inclByLabel = new Map<string, number>();

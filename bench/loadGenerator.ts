@@ -5,6 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { monotonicUs } from './cpuProfile.js';
 
 export interface LoadSpec {
   /** `http://host:port/path` */
@@ -45,6 +46,8 @@ export interface LoadResult {
   responseBytes: number;
   /** When the counted requests began (ms since the epoch), for timings another process completes. */
   startedAtEpochMs: number;
+  /** The counted requests' window, µs on the monotonic clock (comparable with the service's CPU profiles). */
+  windowUs: { from: number; to: number };
 }
 
 /** Requests that failed: connection errors and answers other than HTTP 200. */
@@ -134,6 +137,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     counting = false;
     stopped = true;
     const elapsedSec = (performance.now() - started) / 1000;
+    const endedUs = monotonicUs();
     for (const s of sockets) s.destroy();
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
@@ -151,6 +155,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       meanMs: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)),
       responseBytes: latencies.length ? Math.round(responseBytes / latencies.length) : 0,
       startedAtEpochMs: performance.timeOrigin + started,
+      windowUs: { from: endedUs - Math.round(elapsedSec * 1e6), to: endedUs },
     });
   };
   const result = new Promise<LoadResult>((resolve) => (resolveResult = resolve));

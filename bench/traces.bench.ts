@@ -8,7 +8,7 @@
 //
 //   npm run build && npx tsx bench/traces.bench.ts [--txs 200] [--duration 5] [--connections 8] [--source] [--cpu-prof DIR]
 //     [--only TEXT] [--no-anvil] [--no-kept-records] [--service-args "<tracehook flags>"] [--node-args "<node flags>"]
-//     [--thread-cpu] [--prime-ms 1000]
+//     [--thread-cpu] [--prime-ms 1000] [--profile]
 //
 // A cold row's connections are opened and carry eth_chainId for `--prime-ms` before its counted
 // requests, on both peers, so the row measures its requests rather than connection set-up.
@@ -18,6 +18,9 @@
 // transaction is a replay of its block (as after a restart), not the miner's kept record rendered.
 // tracehook runs from the compiled build (bin/tracehook.js over dist/, as `npm start`); `--source`
 // runs src/ through tsx instead, `--cpu-prof DIR` writes the service's V8 CPU profile into DIR.
+// `--profile` (into `--cpu-prof DIR`, else a temporary folder) prints after the table where each
+// row's time went in the service: each thread's busy share of the row's counted window and its
+// largest code areas by self time (bench/rowProfiles.ts); the sampling slows the service a little.
 // Both peers get the same signed transactions (an ERC-20 deployment, then transfers), so they hold
 // the same chain. tracehook runs as its own process (the real CLI), the load generator in a third.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,6 +33,8 @@ import { cpuPerAnswer, threadCpuUs } from './threadCpu.js';
 import { failedRequests, runLoadInChild, type LoadResult, type LoadSpec } from './loadGenerator.js';
 import { benchAccount, numberArg, recipient, signedErc20Transactions, token, tokenAddress } from './erc20Workload.js';
 import { rpc, rpcBody as body } from './benchRpc.js';
+import { monotonicUs } from './cpuProfile.js';
+import { printRowProfiles, type RowWindow } from './rowProfiles.js';
 
 const account = benchAccount;
 const arg = numberArg;
@@ -38,7 +43,8 @@ const DURATION_MS = arg('duration', 5) * 1000;
 const CONNECTIONS = arg('connections', 8);
 const FROM_SOURCE = process.argv.includes('--source');
 const cpuProfIndex = process.argv.indexOf('--cpu-prof');
-const CPU_PROF_DIR = cpuProfIndex > 0 ? process.argv[cpuProfIndex + 1] : undefined;
+const PROFILE = process.argv.includes('--profile');
+const CPU_PROF_DIR = cpuProfIndex > 0 ? process.argv[cpuProfIndex + 1] : PROFILE ? mkdtempSync(join(tmpdir(), 'tracehook-profile-')) : undefined;
 const onlyIndex = process.argv.indexOf('--only');
 /** Runs only the workloads whose name contains this text (profiling one workload). */
 const ONLY = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
@@ -85,8 +91,10 @@ async function main(): Promise<void> {
     dataDir,
     args: ['--log-level', 'warn', ...(KEPT_RECORDS ? [] : ['--mined-trace-memory-mb', '0']), ...SERVICE_ARGS],
     from: FROM_SOURCE ? 'source' : 'build',
-    nodeArgs: [...NODE_ARGS, ...(CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [])],
+    nodeArgs: [...NODE_ARGS, ...(CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : []), ...(PROFILE ? ['--cpu-prof-interval', '250'] : [])],
   });
+  const windows: RowWindow[] = [];
+  const windowOf = (name: string, result: LoadResult) => windows.push({ name, fromUs: result.windowUs.from, toUs: result.windowUs.to });
   try {
     const { raws, tokenAddress } = await signedTransactions();
     const hashes = raws.map((raw) => keccak256(raw));
@@ -103,11 +111,12 @@ async function main(): Promise<void> {
       const blocks = Number(await rpc(url, 'eth_blockNumber', []));
       const rps = Math.round(raws.length / ((Date.now() - sent.startedAtEpochMs) / 1000));
       console.log(`${url === anvil.url ? 'anvil' : 'tracehook'}: ${raws.length} transactions in ${blocks} blocks`);
-      return { sent, untilMined: { ...sent, rps } };
+      return { sent, untilMined: { ...sent, rps, windowUs: { from: sent.windowUs.from, to: monotonicUs() } } };
     };
     const cpuBeforeMining = threadCpuUs(tracehook.child.pid!);
     const minedTracehook = await minedThrough(tracehook.rpcUrl);
     const miningCpu = cpuPerAnswer(tracehook.child.pid!, cpuBeforeMining, threadCpuUs(tracehook.child.pid!), raws.length);
+    windowOf('automine, until the last is mined', minedTracehook.untilMined);
     const minedAnvil = await minedThrough(anvil.url);
     const rows: Row[] = [
       { name: `eth_sendRawTransaction with automine (${raws.length} txs, 1 connection)`, tracehook: minedTracehook.sent, anvil: minedAnvil.sent },
@@ -159,6 +168,7 @@ async function main(): Promise<void> {
       const pid = tracehook.child.pid!;
       const before = threadCpuUs(pid);
       const th = await runLoadInChild({ ...w.spec, url: tracehook.rpcUrl });
+      windowOf(w.name, th);
       if (THREAD_CPU) {
         const cpu = cpuPerAnswer(pid, before, threadCpuUs(pid), th.answered);
         threadRows.push(`| ${w.name} | ${th.answered} | ${cpu.mainUs} | ${cpu.busiestOtherUs} | ${cpu.allUs} | ${cpu.threads} |`);
@@ -167,7 +177,9 @@ async function main(): Promise<void> {
       rows.push({ name: w.name, tracehook: th, anvil: an });
     }
     if (!ONLY || blockingName.includes(ONLY)) {
-      rows.push({ name: blockingName, tracehook: await blocking(tracehook.rpcUrl), anvil: WITH_ANVIL ? await blocking(anvil.url) : 'skipped' });
+      const th = await blocking(tracehook.rpcUrl);
+      windowOf(blockingName, th);
+      rows.push({ name: blockingName, tracehook: th, anvil: WITH_ANVIL ? await blocking(anvil.url) : 'skipped' });
     }
     console.log(
       `\nTrace benchmark: ${TXS} ERC-20 transfers mined on both peers, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per warm workload, tracehook from ${FROM_SOURCE ? 'source (tsx)' : 'the build'}.\n`,
@@ -182,6 +194,8 @@ async function main(): Promise<void> {
     await anvil.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  // Each thread writes its profile as the service exits.
+  if (PROFILE) printRowProfiles(CPU_PROF_DIR!, windows);
 }
 
 main().catch((error: unknown) => {
