@@ -2,8 +2,10 @@
 // synchronous interpreter and on ethereumjs (TRACEHOOK_FAST_EVM=0), and anvil (revm) over HTTP in
 // the same run. The loop code is given by state override at an empty address on both peers.
 //
-//   npx tsx bench/engineLoop.bench.ts [--iterations 100000] [--runs 5] [--no-anvil] [--no-ethereumjs] [--only keccak|storage]
+//   npx tsx bench/engineLoop.bench.ts [--iterations 100000] [--runs 5] [--no-anvil] [--no-ethereumjs] [--only keccak|storage] [--profile]
 //
+// `--profile` prints after the table where the interpreter's time goes in each loop: the largest
+// code areas and functions by self time over `runs` more calls, profiled (bench/inProcessProfile.ts).
 // The last column divides by the CPU time this process spent (all its threads), so a machine busy
 // with other work moves it less than the wall-clock columns. `--no-ethereumjs` and `--only` leave
 // out the slow engine and the other loop, to time or profile one loop on the interpreter
@@ -21,6 +23,7 @@ import type { StateOverrides } from '../src/engine/chain/stateOverrides.js';
 import { makeTempDir } from '../src/engine/chain/testing/tempChain.js';
 import { startAnvil } from '../src/testing/startAnvil.js';
 import { numberArg } from './erc20Workload.js';
+import { profileWhile, summarizeProfile } from './inProcessProfile.js';
 
 const ITERATIONS = numberArg('iterations', 100_000);
 const RUNS = numberArg('runs', 5);
@@ -28,6 +31,7 @@ const withAnvil = !process.argv.includes('--no-anvil');
 const withEthereumjs = !process.argv.includes('--no-ethereumjs');
 const onlyIndex = process.argv.indexOf('--only');
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+const withProfile = process.argv.includes('--profile');
 const TARGET = '0x00000000000000000000000000000000000b0b0b';
 
 function push3(n: number): string {
@@ -81,6 +85,7 @@ try {
   console.log(`eth_call, ${ITERATIONS} rounds per call (median of ${RUNS}); shared machine, noisy figures`);
   console.log('| workload | gas per call | interpreter Mgas/s | ethereumjs Mgas/s | anvil Mgas/s | interpreter/ethereumjs | interpreter/anvil | interpreter Mgas per CPU-s |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const profiles: string[] = [];
   for (const workload of workloads.filter((w) => only === undefined || w.key === only)) {
     const code = '0x' + workload.code(ITERATIONS);
     const overrides: StateOverrides = new Map([[TARGET, { code: Uint8Array.from(Buffer.from(code.slice(2), 'hex')) }]]);
@@ -88,6 +93,15 @@ try {
     const gas = workload.gas(ITERATIONS);
     process.env.TRACEHOOK_FAST_EVM = '1';
     const { wallMs: fast, cpuMs: fastCpu } = await timeRuns(() => chain.call(request, block, overrides), 5);
+    if (withProfile) {
+      const { areas, functions } = summarizeProfile(
+        await profileWhile(async () => {
+          for (let i = 0; i < RUNS; i++) await chain.call(request, block, overrides);
+        }),
+      );
+      const list = (entries: [string, number][]) => entries.map(([name, share]) => `${name} ${Math.round(100 * share)}%`).join(', ');
+      profiles.push(`${workload.name} on the interpreter (${RUNS} calls):\n  areas: ${list(areas)}\n  functions: ${list(functions)}`);
+    }
     process.env.TRACEHOOK_FAST_EVM = '0';
     const slow = withEthereumjs ? (await timeRuns(() => chain.call(request, block, overrides), 1)).wallMs : undefined;
     delete process.env.TRACEHOOK_FAST_EVM;
@@ -101,6 +115,7 @@ try {
       `| ${workload.name} | ${gas} | ${mgas(fast).toFixed(0)} | ${slow ? mgas(slow).toFixed(1) : '—'} | ${theirs ? mgas(theirs).toFixed(0) : '—'} | ${slow ? (slow / fast).toFixed(1) + '×' : '—'} | ${theirs ? (theirs / fast).toFixed(2) : '—'} | ${mgas(fastCpu).toFixed(0)} |`,
     );
   }
+  if (profiles.length) console.log(`\nWhere the interpreter's time goes (self time, shares of the profiled span):\n${profiles.join('\n')}`);
 } finally {
   await anvil?.stop();
   await chain.close();
