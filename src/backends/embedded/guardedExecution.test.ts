@@ -21,8 +21,12 @@ const COUNTDOWN_CODE = countdownCode(24_000); // ~624k gas
 // JIT has compiled the loop, session 11; at 150,000 rounds, 27 ms in session 10, a faster loop let
 // the whole search fit), so the search needs well over 300 ms even on an idle core while one run
 // fits with 5x to spare; ~624k gas on ethereumjs (TRACEHOOK_FAST_EVM=0, which runs a few Mgas/s).
+// After the countdown it reverts unless 1M gas is left (PUSH3 1000000 GAS LT PUSH1 0x17 JUMPI STOP
+// JUMPDEST PUSH0 PUSH0 REVERT): the interpreter's guess of the limit (the countdown's own need)
+// then fails, and the estimate bisects, as it does for code whose path reads GAS.
 const LONG_COUNTDOWN = '0x00000000000000000000000000000000000000ce';
-const LONG_COUNTDOWN_CODE = countdownCode(fastCallsEnabled() ? 500_000 : 24_000);
+const countdownThenGasCheck = (rounds: number): string => `${countdownCode(rounds).slice(0, -2)}620f42405a10601757005b5f5ffd`;
+const LONG_COUNTDOWN_CODE = countdownThenGasCheck(fastCallsEnabled() ? 500_000 : 24_000);
 const OVERRIDES = { [LOOP]: { code: LOOP_CODE }, [COUNTDOWN]: { code: COUNTDOWN_CODE }, [LONG_COUNTDOWN]: { code: LONG_COUNTDOWN_CODE } };
 // Seconds of looping on either engine (the interpreter runs this loop at 100-300 Mgas/s): far past
 // the timeouts below. Estimates of the loop name it as their gas, as the block's gas limit (30M)

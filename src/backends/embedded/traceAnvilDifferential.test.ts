@@ -151,4 +151,27 @@ describe('tracers: differential against anvil', () => {
       expect({ block, calls: actual }).toEqual({ block, calls: expected });
     }
   });
+
+  it("behavior: eth_estimateGas of every scenario's transaction, on the state before it, equals anvil's", async () => {
+    // Nested calls and creates, reverts caught by the caller, value calls, SSTOREs: the interpreter's
+    // guess of the limit (gasNeed.ts) must land where anvil's bisection does. A revert answers the
+    // same code and data (the texts are geth's, docs/trace-conventions.md).
+    let estimated = 0;
+    for (const s of scenarios) {
+      const tx = (await both('eth_getTransactionByHash', [hashes.get(s.name)!]))[1] as Obj & { from: string; to: string | null; input: string; value: string; blockNumber: string; transactionIndex: string };
+      if (tx.transactionIndex !== '0x0') continue;
+      const request = { from: tx.from, ...(tx.to ? { to: tx.to } : {}), data: tx.input, value: tx.value };
+      const before = `0x${(Number(tx.blockNumber) - 1).toString(16)}`;
+      const theirs = (await pair.anvilRpc('eth_estimateGas', [request, before])) as { result?: string; error?: { code: number; data?: string } };
+      const ours = (await rpc(pair.table, 'eth_estimateGas', [request, before])) as { result?: string; error?: { code: number; data?: string } };
+      if (s.name === 'catchOutOfGas') {
+        expect(BigInt(ours.result!), DIFFERENCES.estimateLowerBound).toBeGreaterThan(BigInt(theirs.result!));
+        continue;
+      }
+      const shape = (a: typeof ours) => ({ scenario: s.name, result: a.result, code: a.error?.code, data: a.error?.data });
+      expect(shape(ours)).toEqual(shape(theirs));
+      estimated++;
+    }
+    expect(estimated).toBeGreaterThan(10);
+  });
 });

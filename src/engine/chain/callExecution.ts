@@ -75,6 +75,8 @@ export interface CallOutcome {
   error: string | undefined;
   /** Addresses and slots the run accessed, when asked for (EIP-2930 shape, hex). */
   accessList?: { address: string; storageKeys: string[] }[];
+  /** When asked for and the interpreter ran it: FastCallOutcome.gasNeeded. */
+  gasNeeded?: bigint;
 }
 
 /** A prepared call that can be run several times with different gas limits (gas estimation). */
@@ -84,7 +86,7 @@ export interface CallSession {
   /** Per-gas price the call pays (0 when the request names no fee). */
   readonly feeCap: bigint;
   /** Runs the call with `gasLimit`; the state is restored afterwards. */
-  run(gasLimit: bigint, options?: { reportAccessList?: boolean }): Promise<CallOutcome>;
+  run(gasLimit: bigint, options?: { reportAccessList?: boolean; trackGasNeed?: boolean }): Promise<CallOutcome>;
 }
 
 /** EIP-7702 delegated code (0xef0100 ‖ address): such senders may send transactions anyway. */
@@ -129,8 +131,8 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
       // report, run on ethereumjs, which needs the transaction object.
       if (!senderHasCode && !options.reportAccessList && fastCallsEnabled()) {
         base ??= new PrefetchedState(stateManager);
-        const fast = await runFastCall({ vm, tx: requestCallFields(request, fields), from, block, base, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs });
-        if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error };
+        const fast = await runFastCall({ vm, tx: requestCallFields(request, fields), from, block, base, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs, trackGasNeed: options.trackGasNeed });
+        if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error, gasNeeded: fast.gasNeeded };
       }
       const tx = impersonate(requestToTransaction(request, fields, callTxCommon(env.common), { freeze: false }), from);
       await stateManager.checkpoint();

@@ -43,6 +43,12 @@ export interface FastCallOutcome {
   restarts: number;
   /** How many reads the execution stopped for and resumed after. */
   resumedLoads: number;
+  /**
+   * With `trackGasNeed`, after a success: the least gas limit at which the transaction takes the
+   * same path (intrinsic gas, the EIP-7623 floor and the interpreter's gasNeed), or undefined when
+   * this run cannot tell (a frame halted exceptionally).
+   */
+  gasNeeded?: bigint;
 }
 
 /** Base state read from a state manager ahead of each run; misses are loaded between runs. */
@@ -141,6 +147,8 @@ export interface FastCallOptions {
   yieldEveryMs?: number;
   /** Told why a request goes to ethereumjs (metrics, the fuzzer's report). */
   onFallback?: (reason: string) => void;
+  /** Works out FastCallOutcome.gasNeeded (eth_estimateGas's first run). */
+  trackGasNeed?: boolean;
 }
 
 const precompileMaps = new WeakMap<VM, Map<bigint, SyncPrecompile>>();
@@ -318,7 +326,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
   options.hooks?.begin?.(world);
   const caller = bytesToBig(options.from.bytes);
   const env = envOf(vm, block, caller, gasPrice);
-  const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check, shouldPause });
+  const interpreter = new Interpreter(world, env, { hooks: options.hooks, check: options.check, shouldPause, trackGasNeed: options.trackGasNeed });
   for (const address of env.precompiles.keys()) world.warm.add(address);
   world.warm.add(caller);
   if (tx.to !== undefined) world.warm.add(bytesToBig(tx.to.bytes));
@@ -373,7 +381,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
     gasUsed = floor;
     gasRefund = 0n;
   }
-  return {
+  const outcome: FastCallOutcome = {
     returnValue: result.output,
     gasUsed,
     gasRefund,
@@ -386,4 +394,9 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
     restarts: 0,
     resumedLoads: 0,
   };
+  if (options.trackGasNeed && result.error === undefined && interpreter.gasNeedKnown && result.gasNeed !== undefined) {
+    const needed = intrinsic + BigInt(result.gasNeed);
+    outcome.gasNeeded = needed > floor ? needed : floor;
+  }
+  return outcome;
 }

@@ -75,8 +75,8 @@ describe('the call path with the interpreter switched on and off', () => {
     const estimate = await loads(() => chain.estimateGas({ to }, block, overrides(code)));
     expect(call).toMatchObject({ answered: 1 });
     expect(call.loads).toBeGreaterThanOrEqual(4);
-    // Many runs, and the reads of one of them.
-    expect(estimate.answered).toBeGreaterThan(5);
+    // Several runs (the first, the interpreter's guess of the limit and one unit below it), and the reads of one of them.
+    expect(estimate.answered).toBeGreaterThanOrEqual(3);
     expect(estimate.loads).toBe(call.loads);
   });
 });

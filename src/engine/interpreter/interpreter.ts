@@ -8,6 +8,7 @@
 // Unsupported and the caller runs the request on ethereumjs instead.
 import { bigIntToBytes, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
 import { writesMemory } from '../record/stepTracker.js';
+import { gasNeedAround } from './gasNeed.js';
 import { haltingStepCost } from './haltingStepCost.js';
 import { jumpDests } from './jumpDests.js';
 import { keccak256, keccak256Word } from './keccak.js';
@@ -76,6 +77,11 @@ export interface InterpreterOptions {
    * give the event loop a turn, then resumes it where it stopped.
    */
   shouldPause?: () => boolean;
+  /**
+   * Works out, along this run, the least gas each frame needs to take the same path
+   * (MessageResult.gasNeed; eth_estimateGas's first guess).
+   */
+  trackGasNeed?: boolean;
 }
 
 /**
@@ -92,6 +98,12 @@ export class Interpreter {
   private readonly hooks: FrameHooks | undefined;
   private readonly check: (() => void) | undefined;
   private readonly shouldPause: (() => boolean) | undefined;
+  private readonly trackGasNeed: boolean;
+  /**
+   * With trackGasNeed: false once a frame halted exceptionally (it took all its gas, so how much
+   * it was given changes what its parent spends): the run's gasNeed is then not known.
+   */
+  gasNeedKnown = true;
 
   constructor(
     readonly world: WorldState,
@@ -101,6 +113,14 @@ export class Interpreter {
     this.hooks = options.hooks;
     this.check = options.check;
     this.shouldPause = options.shouldPause;
+    this.trackGasNeed = options.trackGasNeed === true;
+  }
+
+  /** gasNeedAround for a child's result; a child that halted exceptionally makes the run's need unknown. */
+  private needForChild(frameGas: number, gasAfterCost: number, result: MessageResult, stipend: number): number {
+    const need = gasNeedAround(frameGas, gasAfterCost, result, stipend);
+    if (need === undefined) this.gasNeedKnown = false;
+    return need ?? 0;
   }
 
   /** The deadline check, and a pause when the driver asks for one (checked again on resuming). */
@@ -147,10 +167,14 @@ export class Interpreter {
     const precompile = this.env.precompiles.get(message.codeAddress);
     if (precompile !== undefined) {
       result = this.runPrecompile(message, precompile);
+      if (this.trackGasNeed) result.gasNeed = message.gas - result.gasLeft;
     } else {
       const code = world.code(world.get(message.codeAddress));
       if (isDelegation(code)) throw new Unsupported('EIP-7702 delegated code');
-      result = code.length === 0 ? { error: undefined, gasLeft: message.gas, output: EMPTY } : yield* this.run(message, code);
+      if (code.length === 0) {
+        result = { error: undefined, gasLeft: message.gas, output: EMPTY };
+        if (this.trackGasNeed) result.gasNeed = 0;
+      } else result = yield* this.run(message, code);
     }
     if (result.error !== undefined) {
       world.revert(checkpoint);
@@ -193,7 +217,11 @@ export class Interpreter {
     world.setNonce(target, target.nonce + 1n);
     world.setBalance(target, target.balance + message.value);
     const initCode = message.initCode!;
-    if (initCode.length === 0) return { error: undefined, gasLeft: message.gas, output: EMPTY };
+    if (initCode.length === 0) {
+      const empty: MessageResult = { error: undefined, gasLeft: message.gas, output: EMPTY };
+      if (this.trackGasNeed) empty.gasNeed = 0;
+      return empty;
+    }
     const result = yield* this.run(message, initCode);
     if (result.error === undefined) {
       const code = result.output;
@@ -203,7 +231,10 @@ export class Interpreter {
       if (deposit > result.gasLeft) return fail(Errors.OUT_OF_GAS, true, code[0] === 0xef);
       if (code[0] === 0xef) return fail(Errors.INVALID_BYTECODE, true);
       world.setCode(target, code);
-      return { error: undefined, gasLeft: result.gasLeft - deposit, output: code };
+      const created: MessageResult = { error: undefined, gasLeft: result.gasLeft - deposit, output: code };
+      // The deposit is charged after the init code ran, from what it left.
+      if (this.trackGasNeed) created.gasNeed = Math.max(result.gasNeed ?? 0, message.gas - created.gasLeft);
+      return created;
     }
     // ethereumjs turns a reverted create whose revert data starts with 0xef into an invalid-code
     // halt that takes all gas; geth does not. Leave that case to ethereumjs.
@@ -228,6 +259,9 @@ export class Interpreter {
     const mem = new Memory();
     let returnData: Uint8Array = EMPTY;
     let gas = message.gas;
+    // With trackGasNeed: the least gas this frame must start with to take the path it takes.
+    const trackNeed = this.trackGasNeed;
+    let gasNeed = 0;
     let pc = 0;
     const codeLength = code.length;
     const isStatic = message.isStatic;
@@ -645,6 +679,8 @@ export class Interpreter {
             need(stack, 2);
             const slot = stack[stack.length - 1]!;
             const value = stack[stack.length - 2]!;
+            // EIP-2200: SSTORE needs more than the call stipend left.
+            if (trackNeed) gasNeed = Math.max(gasNeed, message.gas - gas + 2301);
             if (gas <= 2300) throw new Halt(Errors.OUT_OF_GAS);
             const miss = world.storageMiss(self, slot);
             if (miss !== undefined) yield miss;
@@ -763,6 +799,7 @@ export class Interpreter {
             const length = stack[stack.length - 3]!;
             const words = Math.ceil(num(length) / 32);
             gas = charge(gas, 32000 + mem.expand(offset, length) + 2 * words + (isCreate2 ? 6 * words : 0));
+            const gasAfterCost = gas;
             const childGas = gas - Math.floor(gas / 64);
             if (stepHooks !== undefined) reportStep(childGas);
             stack.length -= 3;
@@ -809,6 +846,7 @@ export class Interpreter {
               requestedGas: childGas,
             });
             gas += result.gasLeft;
+            if (trackNeed) gasNeed = Math.max(gasNeed, this.needForChild(message.gas, gasAfterCost, result, 0));
             returnData = result.error === Errors.REVERT ? result.output : EMPTY;
             push(stack, result.error === undefined ? address : 0n);
             break;
@@ -838,6 +876,7 @@ export class Interpreter {
             if (op === 0xf1 && value !== 0n && world.isEmpty(world.get(to))) cost += 25000;
             if (!env.precompiles.has(to) && isDelegation(world.code(world.get(to)))) throw new Unsupported('EIP-7702 delegated code');
             gas = charge(gas, cost);
+            const gasAfterCost = gas;
             touches?.account(to);
             const allowed = gas - Math.floor(gas / 64);
             let childGas = gasArg < BigInt(allowed) ? Number(gasArg) : allowed;
@@ -882,6 +921,7 @@ export class Interpreter {
               requestedGas,
             });
             gas += result.gasLeft;
+            if (trackNeed) gasNeed = Math.max(gasNeed, this.needForChild(message.gas, gasAfterCost, result, value !== 0n ? 2300 : 0));
             returnData = result.error === undefined || result.error === Errors.REVERT ? result.output : EMPTY;
             if (outLength !== 0n && returnData.length > 0) {
               mem.ensure();
@@ -938,7 +978,9 @@ export class Interpreter {
         if (stepPc >= 0) reportStep();
         stepHooks.codeEnd(gas, stack, mem.buf);
       }
-      return { error: undefined, gasLeft: gas, output: EMPTY };
+      const ended: MessageResult = { error: undefined, gasLeft: gas, output: EMPTY };
+      if (trackNeed) ended.gasNeed = Math.max(gasNeed, message.gas - gas);
+      return ended;
     } catch (error) {
       if (!(error instanceof Halt)) throw error;
       // ethereumjs's step event for REVERT reads its two stack words first: with fewer it emits no
@@ -949,7 +991,12 @@ export class Interpreter {
         reportStep(undefined, exceptional ? haltingStepCost(stepHooks!, code[stepPc]!, stepGas - gas, error.failedCharge) : stepGas - gas);
       }
       stepHooks?.codeEnd(gas, stack, mem.buf);
-      if (error.error === undefined || error.error === Errors.REVERT) return { error: error.error, gasLeft: gas, output: error.output };
+      if (error.error === undefined || error.error === Errors.REVERT) {
+        const ended: MessageResult = { error: error.error, gasLeft: gas, output: error.output };
+        if (trackNeed) ended.gasNeed = Math.max(gasNeed, message.gas - gas);
+        return ended;
+      }
+      if (trackNeed) this.gasNeedKnown = false;
       const halted: MessageResult = { error: error.error, gasLeft: 0, output: EMPTY };
       if (hooks) halted.halt = { op: code[pc], stack: stack.slice(), gasLeft: gas, returnDataLength: returnData.length, analysed };
       return halted;

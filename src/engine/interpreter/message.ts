@@ -70,6 +70,12 @@ export interface MessageResult {
   output: Uint8Array;
   /** Where an exceptional halt happened; filled only when hooks are attached (the recorder classifies it). */
   halt?: HaltFacts;
+  /**
+   * With InterpreterOptions.trackGasNeed, on success or revert: the least gas the message must be
+   * given to take the same path (every charge paid, SSTORE's stipend check passed, each child given
+   * what it needs under EIP-150's 63/64 rule).
+   */
+  gasNeed?: number;
 }
 
 /** The interpreter's state at an exceptional halt, for classifying it as geth does. */

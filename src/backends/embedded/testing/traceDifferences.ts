@@ -14,6 +14,8 @@ export type Diff = { [address: string]: { balance: Json; code: Json; nonce: Json
  * normaliser rewrites anvil's answer into our convention after checking the premise.
  */
 export const DIFFERENCES = {
+  estimateLowerBound:
+    "eth_estimateGas of a call whose child fails whatever gas it is given and is caught (TraceProbe.catchOutOfGas: a 30,000-gas call that runs out): anvil bisects from 21,000 and finds the least limit at which the caller still succeeds, with the child given less than the 30,000 it named; geth (and we) take the gas the unconstrained run used as the lower bound (geth's eth/gasestimator: only code that checks the gas left could need less), so the estimate gives the child its 30,000.",
   callTracerRootGas:
     "callTracer root `gas`: anvil reports the gas left after intrinsic gas; geth (and we) report the transaction's gas limit (go-ethereum call_tracer/simple.json).",
   callTracerFailedLogs:
