@@ -1,7 +1,7 @@
 // `npm run fuzz:traces -- [--runs N] [--seed S] [--survey] [--hardfork prague|osaka]`: the trace
 // fuzzer's long run. Generates programs (src/backends/embedded/testing/fuzzProgramArbitrary.ts),
 // runs each on anvil and on the embedded chain, both on the hardfork (Prague unless named), and
-// compares the traces (fuzzTraceRunner.ts). By default stops at the first difference and prints the
+// compares the traces and each transaction's eth_estimateGas (fuzzTraceRunner.ts). By default stops at the first difference and prints the
 // shrunk program; --survey runs every program without shrinking and prints each failing one, then a
 // count per check. Exits 1 when any program failed.
 import fc from 'fast-check';

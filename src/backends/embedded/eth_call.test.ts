@@ -85,4 +85,16 @@ describe.each([
       error: { code: -32000, message: 'insufficient funds for transfer' },
     });
   });
+
+  it('behavior: a transfer to a precompile with no data estimates what the precompile charges on top of 21,000', async () => {
+    // Precompiles have no code, but run: ecrecover charges 3,000 on any input, identity 15, sha256 60.
+    const ecrecover = '0x0000000000000000000000000000000000000001';
+    const estimate = await rpcResult<string>(f.table, 'eth_estimateGas', [{ from: f.accounts[4], to: ecrecover, value: '0x1' }]);
+    expect(estimate).toBe(`0x${(21_000 + 3_000).toString(16)}`);
+    expect(await rpcResult(f.table, 'eth_estimateGas', [{ from: f.accounts[4], to: '0x0000000000000000000000000000000000000004' }])).toBe(`0x${(21_000 + 15).toString(16)}`);
+    expect(await rpcResult(f.table, 'eth_estimateGas', [{ from: f.accounts[4], to: '0x0000000000000000000000000000000000000002' }])).toBe(`0x${(21_000 + 60).toString(16)}`);
+    // The estimate is enough, one less is not.
+    expect(await rpc(f.table, 'eth_call', [{ from: f.accounts[4], to: ecrecover, value: '0x1', gas: estimate }])).toEqual({ result: '0x' });
+    expect(await rpc(f.table, 'eth_call', [{ from: f.accounts[4], to: ecrecover, value: '0x1', gas: `0x${(21_000 + 2_999).toString(16)}` }])).toMatchObject({ error: { code: -32000 } });
+  });
 });

@@ -22,7 +22,7 @@ describe('tracers: generated programs against anvil', () => {
     await pair?.stop();
   });
 
-  it('behavior: receipts, callTracer, prestateTracer, trace_transaction and trace_replayTransaction agree on every program', async () => {
+  it('behavior: receipts, callTracer, prestateTracer, trace_transaction, trace_replayTransaction and eth_estimateGas agree on every program', async () => {
     const before = pair.runs;
     await fc.assert(
       fc.asyncProperty(programArb, async (program) => {

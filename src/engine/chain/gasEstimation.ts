@@ -35,15 +35,12 @@ async function searchGas(env: CallEnv, request: TransactionRequest, target: Call
     const allowance = available / session.feeCap;
     if (allowance < hi) hi = allowance;
   }
-  // A plain transfer to an account without code needs exactly the base cost (geth shortcut).
-  if (request.to && (request.data?.length ?? 0) === 0 && !request.authorizationList && !request.accessList?.length) {
+  // A plain transfer to an account without code: the base cost when it is enough (geth's shortcut,
+  // tried rather than assumed: a precompile has no code and still charges for its work, e.g.
+  // ecrecover's 3,000 on empty input); else the search below.
+  if (request.to && (request.data?.length ?? 0) === 0 && !request.authorizationList && !request.accessList?.length && hi >= TX_GAS) {
     const code = await session.stateManager.getCode(new Address(request.to));
-    if (code.length === 0) {
-      const outcome = await session.run(hi);
-      const error = callOutcomeToError(outcome);
-      if (error) throw error;
-      return TX_GAS;
-    }
+    if (code.length === 0 && (await succeeds(TX_GAS))) return TX_GAS;
   }
   const first = await session.run(hi, { trackGasNeed: true });
   if (first.error !== undefined) {

@@ -1,7 +1,8 @@
 // Test support for the trace fuzzer: anvil (--no-mining) and the embedded chain (pool mode, mined
 // on demand) side by side; runs a generated program on both with the same signed transactions and
 // compares receipts, callTracer (withLog), prestateTracer (both modes), trace_transaction and
-// trace_replayTransaction (trace, stateDiff) field by field after the DIFFERENCES normalisers.
+// trace_replayTransaction (trace, stateDiff) field by field after the DIFFERENCES normalisers, and
+// eth_estimateGas of each transaction before it is sent.
 import { getContractAddress, type Hex } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { type TempChain, openTempChain } from '../../../engine/chain/testing/tempChain.js';
@@ -130,6 +131,7 @@ export async function runProgram(pair: FuzzPair, program: Program): Promise<Mism
   const sent: SentTx[] = [];
   const mismatches: Mismatch[] = [];
   const send = async (label: string, from: number, fields: { to?: Hex; data: Hex; value: bigint; gas: bigint }, tip: bigint): Promise<void> => {
+    mismatches.push(...(await compareEstimate(pair, label, pair.signers[from]!.address, fields)));
     const raw = await pair.signers[from]!.signTransaction({ type: 'eip1559', chainId: 31337, nonce: nonces[from]!, maxFeePerGas: FEE_CAP, maxPriorityFeePerGas: tip, ...fields });
     const [theirs, ours] = [await pair.anvilRpc('eth_sendRawTransaction', [raw]), await pair.ourRpc('eth_sendRawTransaction', [raw])];
     if ('error' in theirs && 'error' in ours) return;
@@ -176,6 +178,41 @@ function receiptFields(receipt: Obj): Obj {
   for (const f of RECEIPT_FIELDS) out[f] = receipt[f] ?? null;
   out.logs = (receipt.logs as Obj[]).map((log) => Object.fromEntries(LOG_FIELDS.map((f) => [f, log[f] ?? null])));
   return out;
+}
+
+/**
+ * eth_estimateGas of a transaction about to be sent, on the latest state of both chains: the same
+ * limit, or both an error (the same revert data where anvil reverts; other texts and codes are
+ * geth's here). Three differences are documented: a limit of anvil's below the gas our
+ * unconstrained run used (DIFFERENCES.estimateLowerBound), anvil's 21,000 for a call with no data
+ * to a precompile that fails on empty input (estimatePrecompileTransfer), and anvil's 21,001 for a
+ * call whose execution costs nothing (estimateAnvilBase).
+ */
+async function compareEstimate(pair: FuzzPair, label: string, from: string, fields: { to?: Hex; data: Hex; value: bigint }): Promise<Mismatch[]> {
+  const request = { from, ...(fields.to ? { to: fields.to } : {}), data: fields.data, value: `0x${fields.value.toString(16)}` };
+  const theirs = await pair.anvilRpc('eth_estimateGas', [request, 'latest']);
+  const ours = await pair.ourRpc('eth_estimateGas', [request, 'latest']);
+  const mismatch = (lines: string[]): Mismatch[] => [{ tx: label, check: 'eth_estimateGas', lines }];
+  if ('error' in theirs) {
+    if (!('error' in ours)) return mismatch([`anvil ${JSON.stringify(theirs.error)}, ours ${String(ours.result)}`]);
+    if (theirs.error.code !== 3) return [];
+    return jsonDiff({ code: 3, data: (theirs.error as { data?: unknown }).data }, { code: ours.error.code, data: (ours.error as { data?: unknown }).data }).length === 0
+      ? []
+      : mismatch([`anvil ${JSON.stringify(theirs.error)}, ours ${JSON.stringify(ours.error)}`]);
+  }
+  if ('error' in ours) {
+    const precompileTransfer = fields.to !== undefined && BigInt(fields.to) <= 0x100n && fields.data === '0x' && theirs.result === '0x5208';
+    return precompileTransfer ? [] : mismatch([`anvil ${String(theirs.result)}, ours ${JSON.stringify(ours.error)}`]);
+  }
+  if (theirs.result === ours.result) return [];
+  if (theirs.result === '0x5209' && ours.result === '0x5208') return []; // DIFFERENCES.estimateAnvilBase
+  // The unconstrained run, at the estimate's cap (the block's gas limit).
+  const block = await pair.ourRpc('eth_getBlockByNumber', ['latest', false]);
+  const cap = 'result' in block ? (block.result as Obj).gasLimit : undefined;
+  const trace = await pair.ourRpc('debug_traceCall', [{ ...request, gas: cap }, 'latest', { tracer: 'callTracer' }]);
+  const used = 'result' in trace ? BigInt((trace.result as Obj).gasUsed as string) : undefined;
+  if (used !== undefined && BigInt(theirs.result as string) < used && BigInt(ours.result as string) >= used) return [];
+  return mismatch([`anvil ${String(theirs.result)}, ours ${String(ours.result)} (our unconstrained run used ${String(used)})`]);
 }
 
 /** Every trace format of one mined transaction on both chains, compared after the documented differences. */

@@ -14,6 +14,10 @@ export type Diff = { [address: string]: { balance: Json; code: Json; nonce: Json
  * normaliser rewrites anvil's answer into our convention after checking the premise.
  */
 export const DIFFERENCES = {
+  estimateAnvilBase:
+    'eth_estimateGas of a call to code that costs nothing (a contract that STOPs at once): anvil answers 21,001 (its search takes the 21,000 base as a failing bound, so it never answers it for a call that runs code); geth (and we) answer 21,000, at which the call succeeds.',
+  estimatePrecompileTransfer:
+    'eth_estimateGas of a call with no data to a precompile: anvil answers 21,000 without running it (it has no code), also where the precompile fails on empty input (the BLS12-381 ones) or charges for it (ecrecover 3,000); geth (and we) try 21,000 and search on when it fails, so the call answers its error or what it needs.',
   estimateLowerBound:
     "eth_estimateGas of a call whose child fails whatever gas it is given and is caught (TraceProbe.catchOutOfGas: a 30,000-gas call that runs out): anvil bisects from 21,000 and finds the least limit at which the caller still succeeds, with the child given less than the 30,000 it named; geth (and we) take the gas the unconstrained run used as the lower bound (geth's eth/gasestimator: only code that checks the gas left could need less), so the estimate gives the child its 30,000.",
   callTracerRootGas:
