@@ -97,4 +97,15 @@ describe.each([
     expect(await rpc(f.table, 'eth_call', [{ from: f.accounts[4], to: ecrecover, value: '0x1', gas: estimate }])).toEqual({ result: '0x' });
     expect(await rpc(f.table, 'eth_call', [{ from: f.accounts[4], to: ecrecover, value: '0x1', gas: `0x${(21_000 + 2_999).toString(16)}` }])).toMatchObject({ error: { code: -32000 } });
   });
+
+  it("error: a call straight to a precompile that fails answers the precompile's error as geth does, not a revert", async () => {
+    // ecMul (0x07) of the point (1, 1), which is not on the curve (y² = x³ + 3), by 1.
+    const word = (n: number) => n.toString(16).padStart(64, '0');
+    const call = { from: f.accounts[4], to: '0x0000000000000000000000000000000000000007', data: `0x${word(1)}${word(1)}${word(1)}` };
+    for (const method of ['eth_call', 'eth_estimateGas']) {
+      expect(await rpc(f.table, method, [call])).toMatchObject({ error: { code: -32000, message: 'bn256: malformed point' } });
+    }
+    // A point on the curve, (1, 2), multiplies.
+    expect(await rpc(f.table, 'eth_call', [{ ...call, data: `0x${word(1)}${word(2)}${word(1)}` }])).toEqual({ result: `0x${word(1)}${word(2)}` });
+  });
 });

@@ -77,6 +77,8 @@ export interface CallOutcome {
   accessList?: { address: string; storageKeys: string[] }[];
   /** When asked for and the interpreter ran it: FastCallOutcome.gasNeeded. */
   gasNeeded?: bigint;
+  /** The call went straight to a precompile (its failure is the precompile's error, not a revert). */
+  toPrecompile?: boolean;
 }
 
 /** A prepared call that can be run several times with different gas limits (gas estimation). */
@@ -114,6 +116,8 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
   const balance = account?.balance ?? 0n;
   const senderHasCode = account !== undefined && !equalsBytes(account.codeHash, KECCAK256_NULL) && !isDelegation(await stateManager.getCode(from));
   const value = request.value ?? 0n;
+  // A call straight to a precompile (ethereumjs keys them by unprefixed hex address).
+  const toPrecompile = request.to !== undefined && vm.evm.precompiles.has(bytesToHex(request.to).slice(2));
   // The state every run starts from is the same (ethereumjs's runs are reverted; the interpreter
   // writes nothing), so what one run on the interpreter read, the next need not read again.
   let base: PrefetchedState | undefined;
@@ -132,7 +136,7 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
       if (!senderHasCode && !options.reportAccessList && fastCallsEnabled()) {
         base ??= new PrefetchedState(stateManager);
         const fast = await runFastCall({ vm, tx: requestCallFields(request, fields), from, block, base, check: guardCheck(guard), yieldEveryMs: guard?.yieldEveryMs, trackGasNeed: options.trackGasNeed });
-        if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error, gasNeeded: fast.gasNeeded };
+        if (fast) return { returnValue: fast.returnValue, gasUsed: fast.gasUsed, gasRefund: fast.gasRefund, error: fast.error, gasNeeded: fast.gasNeeded, toPrecompile };
       }
       const tx = impersonate(requestToTransaction(request, fields, callTxCommon(env.common), { freeze: false }), from);
       await stateManager.checkpoint();
@@ -151,6 +155,7 @@ async function createSession(env: CallEnv, vm: VM, request: TransactionRequest, 
           gasRefund: result.gasRefund ?? 0n,
           error: result.execResult.exceptionError?.error,
           accessList: result.accessList,
+          toPrecompile,
         };
       } catch (error) {
         // The guard's timeout and cancellation (and any other RPC error) pass unchanged.
@@ -199,10 +204,10 @@ export async function withCallSession<T>(
 /** Turns a failed call outcome into the RPC error geth returns (code 3 for reverts). */
 export function callOutcomeToError(outcome: CallOutcome): Error | undefined {
   if (outcome.error === undefined) return undefined;
-  if (outcome.error === 'revert') {
+  if (outcome.error === 'revert' && !outcome.toPrecompile) {
     return new ExecutionRevertedError(bytesToHex(outcome.returnValue), decodeRevertReason(outcome.returnValue));
   }
-  return new ServerError(evmErrorToGethText(outcome.error));
+  return new ServerError(evmErrorToGethText(outcome.error, outcome.toPrecompile));
 }
 
 /** eth_call: returns the output, or throws the revert / halt error (or the guard's timeout). */

@@ -23,4 +23,11 @@ describe('evmErrorToGethText', () => {
     expect(evmErrorToGethText('stack overflow')).toBe('stack limit reached 1024 (1023)');
     expect(evmErrorToGethText('invalid opcode')).toBe('invalid opcode');
   });
+
+  it("behavior: a call straight to a precompile fails with the precompile's own error, never a revert", () => {
+    expect(evmErrorToGethText('revert', true)).toBe('bn256: malformed point');
+    expect(evmErrorToGethText('value out of range', true)).toBe('invalid input length');
+    expect(evmErrorToGethText('invalid input length', true)).toBe('invalid input length');
+    expect(evmErrorToGethText('out of gas', true)).toBe('out of gas');
+  });
 });
