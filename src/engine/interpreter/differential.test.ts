@@ -123,6 +123,34 @@ describe('interpreter edges', () => {
     }
   }, 60_000);
 
+  it('EIP-7702 delegated accounts run on the core: a call runs the delegate in the account, EXTCODE* see the designator, a precompile delegate has no code, a designator is not followed twice', async () => {
+    const addr = (a: bigint) => [...addressBytes(a)];
+    const designator = (to: bigint) => [0xef, 0x01, 0x00, ...addr(to)];
+    const [d, d2] = [(0xden << 152n) | 0xd0n, (0xden << 152n) | 0xd1n];
+    // The delegate: SSTORE(0, 42), then return the word 7.
+    const delegate = { address: CONTRACTS[1]!, balance: 0n, code: [0x60, 0x2a, 0x5f, 0x55, 0x60, 0x07, 0x5f, 0x52, 0x60, 0x20, 0x5f, 0xf3] };
+    // CALL(GAS, d, 0, in mem[0..32], out mem[0..32]); store the success flag and RETURNDATASIZE; return 96 bytes.
+    const callD = [0x60, 0x09, 0x5f, 0x52, 0x60, 0x20, 0x5f, 0x60, 0x20, 0x5f, 0x5f, 0x73, ...addr(d), 0x5a, 0xf1, 0x60, 0x20, 0x52, 0x3d, 0x60, 0x40, 0x52, 0x60, 0x60, 0x5f, 0xf3];
+    const cases: { name: string; code: number[]; others: { address: bigint; balance: bigint; code: number[] }[] }[] = [
+      { name: 'call into a delegated account', code: callD, others: [{ address: d, balance: 5n, code: designator(delegate.address) }, delegate] },
+      { name: 'its delegate already warm (a second call)', code: [...callD.slice(0, -4), ...callD.slice(4)], others: [{ address: d, balance: 0n, code: designator(delegate.address) }, delegate] },
+      { name: 'a precompile as delegate', code: callD, others: [{ address: d, balance: 0n, code: designator(4n) }] },
+      { name: 'a designator to a designator', code: callD, others: [{ address: d, balance: 0n, code: designator(d2) }, { address: d2, balance: 0n, code: designator(delegate.address) }, delegate] },
+      // EXTCODESIZE(d) → mem[0], EXTCODEHASH(d) → mem[32], EXTCODECOPY(d, all 23 bytes) → mem[64]; return 96 bytes.
+      { name: 'EXTCODESIZE, EXTCODEHASH, EXTCODECOPY', code: [0x73, ...addr(d), 0x3b, 0x5f, 0x52, 0x73, ...addr(d), 0x3f, 0x60, 0x20, 0x52, 0x60, 0x17, 0x5f, 0x60, 0x40, 0x73, ...addr(d), 0x3c, 0x60, 0x60, 0x5f, 0xf3], others: [{ address: d, balance: 0n, code: designator(delegate.address) }, delegate] },
+    ];
+    for (const c of cases) {
+      const { fast, fallback, reference } = await both(c.code, 300_000n, [], c.others);
+      expect({ case: c.name, fallback }).toEqual({ case: c.name, fallback: '' });
+      expect({ case: c.name, gasUsed: fast!.gasUsed, error: fast!.error, output: Buffer.from(fast!.returnValue).toString('hex') }).toEqual({
+        case: c.name,
+        gasUsed: reference.totalGasSpent,
+        error: reference.execResult.exceptionError?.error,
+        output: Buffer.from(reference.execResult.returnValue).toString('hex'),
+      });
+    }
+  });
+
   it('a loop that runs out of gas uses exactly the gas limit, with the same error', async () => {
     // JUMPDEST; SLOAD(0)+1 → SSTORE(0); JUMP(0)
     const code = [0x5b, 0x60, 0x01, 0x5f, 0x54, 0x01, 0x5f, 0x55, 0x5f, 0x56];

@@ -13,7 +13,7 @@ import type { StateManagerInterface } from '@ethereumjs/common';
 import { type Account, Address, KECCAK256_RLP, bigIntToBytes, equalsBytes, generateAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { type CallFields, calldataFloorGas, fieldsInRange, intrinsicGas } from './callFields.js';
-import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes } from './interpreter.js';
+import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes, delegateOf, isDelegation } from './interpreter.js';
 import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
 import { bytesToBig, wordBytes } from './words.js';
 import { CachedStorageStateManager, type KnownAccount } from '../state/stateManagerAt.js';
@@ -23,6 +23,7 @@ const SUPPORTED_HARDFORKS = new Set(['cancun', 'prague', 'osaka']);
 const MAX_RESTARTS = 256;
 const MAX_GAS = 2 ** 50;
 const MAX_INITCODE = 49152;
+const EMPTY = new Uint8Array(0);
 
 /** The outcome in runTx's terms (CallOutcome's fields). */
 export interface FastCallOutcome {
@@ -196,6 +197,7 @@ function envOf(vm: VM, block: Block, origin: bigint, gasPrice: bigint): Executio
     baseFee: header.baseFeePerGas ?? 0n,
     blobBaseFee: words.blobBaseFee,
     clz: vm.common.isActivatedEIP(7939),
+    delegation: vm.common.isActivatedEIP(7702),
     precompiles: precompilesOf(vm),
     precompileContext: { common: vm.common, _EVM: vm.evm },
   };
@@ -354,6 +356,14 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
   let result;
   if (tx.to !== undefined) {
     const to = bytesToBig(tx.to.bytes);
+    const toCode = env.precompiles.has(to) ? EMPTY : world.code(world.get(to));
+    if (env.delegation && isDelegation(toCode)) {
+      // EIP-7702: a delegated callee's delegate is warm from the start, at no charge (Prague; Amsterdam's EIP-2780 charges it).
+      const delegate = delegateOf(toCode);
+      for (let miss = world.accountMiss(delegate, true), i = 0; miss !== undefined && i < 2; miss = world.accountMiss(delegate, true), i++) yield miss;
+      world.warm.add(delegate);
+      options.hooks?.touches?.account(delegate);
+    }
     result = yield* interpreter.execute({ kind: 'CALL', caller, address: to, codeAddress: to, value: tx.value, transfer: true, data: tx.data, gas, depth: 0, isStatic: false });
   } else {
     createdAddress = bytesToBig(generateAddress(options.from.bytes, bigIntToBytes(nonce)));

@@ -38,6 +38,8 @@ export interface FastRecorderOptions {
   created: bigint | undefined;
   /** ethereumjs's opcode table (steps only). */
   opcodes?: OpcodeTable;
+  /** EIP-7702 is active (steps show a delegated frame's delegate's code). */
+  delegation?: boolean;
   /**
    * The job's budget as a restarted run sees it (replayBudget.ts): `needs`' frame and step bounds
    * charge through it, so neither a restart after a state miss nor the ethereumjs run a hand-over
@@ -94,7 +96,7 @@ export function createFastRecorder(options: FastRecorderOptions): FastRecorder {
     bounds: options.needs.steps.bounds && replayBudget ? { ...options.needs.steps.bounds, budget: replayBudget } : options.needs.steps.bounds,
   };
   const current = (): number => (open.length ? open[open.length - 1]!.index : -1);
-  const steps: FastStepRecorder | undefined = stepNeeds && createFastStepRecorder({ needs: stepNeeds, opcodes: options.opcodes, world: () => world!, current });
+  const steps: FastStepRecorder | undefined = stepNeeds && createFastStepRecorder({ needs: stepNeeds, opcodes: options.opcodes, world: () => world!, current, delegation: options.delegation === true });
 
   function addFrame(frame: RecordedFrame): number {
     const index = frames.length;

@@ -9,6 +9,7 @@ import { NO_FRAME_OUTPUT_KINDS } from '../record/frameError.js';
 import { type StepTracker, createStepTracker } from '../record/stepTracker.js';
 import type { FrameKind, RecordedFrame, RecordedStep, StepNeeds } from '../record/types.js';
 import { Errors, type Message, type MessageResult, type StepHooks } from './message.js';
+import { codeToRun } from './interpreter.js';
 import { addressBytes } from './words.js';
 import type { WorldState } from './worldState.js';
 
@@ -32,6 +33,8 @@ export interface FastStepRecorderOptions {
   world(): WorldState;
   /** The frame running now (fastRecorder's index). */
   current(): number;
+  /** EIP-7702 is active: a delegated account's frame ran its delegate's code. */
+  delegation: boolean;
 }
 
 export interface FastStepRecorder {
@@ -113,7 +116,7 @@ export function createFastStepRecorder(options: FastStepRecorderOptions): FastSt
 
     frameExit(index, frame, message, result) {
       const world = options.world();
-      const code = message.initCode ?? (frame.precompile ? EMPTY : world.code(world.get(message.codeAddress)));
+      const code = message.initCode ?? (frame.precompile ? EMPTY : codeToRun(world, options.delegation, message.codeAddress));
       frameCode[index] = code;
       tracker.onFrameCode(code);
       const returnsData = result.error === undefined || result.error === Errors.REVERT;

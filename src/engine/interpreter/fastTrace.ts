@@ -106,6 +106,7 @@ export async function runFastRecorded(options: FastTraceOptions): Promise<FastTr
     created: tx.to === undefined ? bytesToBig(generateAddress(options.from.bytes, bigIntToBytes(nonce))) : undefined,
     replayBudget,
     opcodes: needs.steps ? opcodeTableOf(vm) : undefined,
+    delegation: common.isActivatedEIP(7702),
   });
   const outcome = await runFastCall({ vm, tx, from: options.from, sender: options.sender, block, hooks: recorder.hooks, check: options.check, yieldEveryMs: options.yieldEveryMs, onFallback: options.onFallback });
   if (!outcome) return handOver();

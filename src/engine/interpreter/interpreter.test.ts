@@ -16,7 +16,7 @@ function run(code: Uint8Array) {
     storage: () => 0n,
     holds: () => true,
   };
-  const env = { origin: 1n, gasPrice: 0n, coinbase: 0n, timestamp: 0n, number: 0n, prevRandao: 0n, gasLimit: 0n, chainId: 1n, baseFee: 0n, blobBaseFee: 0n, clz: false, precompiles: new Map(), precompileContext: {} };
+  const env = { origin: 1n, gasPrice: 0n, coinbase: 0n, timestamp: 0n, number: 0n, prevRandao: 0n, gasLimit: 0n, chainId: 1n, baseFee: 0n, blobBaseFee: 0n, clz: false, delegation: true, precompiles: new Map(), precompileContext: {} };
   // With hooks attached, a halt carries the stack it stopped with.
   const interpreter = new Interpreter(new WorldState(base), env as never, { hooks: { reset() {}, enter() {}, exit() {} } });
   const execution = interpreter.execute({ kind: 'CALL', caller: 1n, address: TARGET, codeAddress: TARGET, value: 0n, transfer: false, data: new Uint8Array(0), gas: 1_000_000, depth: 0, isStatic: false, requestedGas: 1_000_000 });

@@ -4,8 +4,10 @@
 // limits far below that), memory grown as used, JUMPDESTs analysed once per code. Its results
 // equal ethereumjs's (the oracle, see differential.test.ts) including the order in which
 // ethereumjs raises errors; where ethereumjs departs from the specification, or a feature is not
-// implemented here (BLOCKHASH, EIP-7702 delegated code, the asynchronous precompiles), it throws
-// Unsupported and the caller runs the request on ethereumjs instead.
+// implemented here (BLOCKHASH, the asynchronous precompiles), it throws Unsupported and the caller
+// runs the request on ethereumjs instead. EIP-7702 delegated code runs here: a call to an account
+// whose code is a designator (0xef0100 ‖ address) runs the delegate's code, never followed further,
+// and pays the delegate's warm or cold access; EXTCODE* see the designator itself.
 import { bigIntToBytes, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
 import { writesMemory } from '../record/stepTracker.js';
 import { gasNeedAround } from './gasNeed.js';
@@ -34,8 +36,26 @@ const STORE_CHUNK = 8192;
 /** Opcodes whose memory window vmTrace shows, as a table the loop reads. */
 const WRITES_MEMORY = Uint8Array.from({ length: 256 }, (_, op) => (writesMemory(op) ? 1 : 0));
 
-function isDelegation(code: Uint8Array): boolean {
+export function isDelegation(code: Uint8Array): boolean {
   return code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00;
+}
+
+/**
+ * The code a call to `address` runs: its own, or with EIP-7702 active and a designator there, its
+ * delegate's (one step, never followed further; a precompile's is empty).
+ */
+export function codeToRun(world: WorldState, delegation: boolean, address: bigint): Uint8Array {
+  const code = world.code(world.get(address));
+  return delegation && isDelegation(code) ? world.code(world.get(delegateOf(code))) : code;
+}
+
+/**
+ * The address an EIP-7702 designator names. Code with the prefix and another length (only a state
+ * override can make one) goes to ethereumjs, which reads bytes 3 to 24 as the address and fails.
+ */
+export function delegateOf(code: Uint8Array): bigint {
+  if (code.length !== 23) throw new Unsupported('EIP-7702 designator of another length than 23 bytes');
+  return bytesToBig(code.subarray(3, 23));
 }
 
 class Halt {
@@ -169,8 +189,7 @@ export class Interpreter {
       result = this.runPrecompile(message, precompile);
       if (this.trackGasNeed) result.gasNeed = message.gas - result.gasLeft;
     } else {
-      const code = world.code(world.get(message.codeAddress));
-      if (isDelegation(code)) throw new Unsupported('EIP-7702 delegated code');
+      const code = codeToRun(world, this.env.delegation, message.codeAddress);
       if (code.length === 0) {
         result = { error: undefined, gasLeft: message.gas, output: EMPTY };
         if (this.trackGasNeed) result.gasNeed = 0;
@@ -306,11 +325,8 @@ export class Interpreter {
       if (avail > 0) mem.buf.set(source.subarray(start, start + avail), dst);
       if (avail < len) mem.buf.fill(0, dst + Math.max(avail, 0), dst + len);
     };
-    const externalCode = (address: bigint): Uint8Array => {
-      const code = world.code(world.get(address));
-      if (isDelegation(code)) throw new Unsupported('EIP-7702 delegated code');
-      return code;
-    };
+    // EXTCODESIZE and EXTCODECOPY see a delegated account's designator itself (EIP-7702).
+    const externalCode = (address: bigint): Uint8Array => world.code(world.get(address));
 
     try {
       while (pc < codeLength) {
@@ -596,10 +612,7 @@ export class Interpreter {
             touches?.account(address);
             const account = world.get(address);
             if (world.isEmpty(account)) stack[stack.length - 1] = 0n;
-            else {
-              if (isDelegation(world.code(account))) throw new Unsupported('EIP-7702 delegated code');
-              stack[stack.length - 1] = bytesToBig(world.codeHash(account));
-            }
+            else stack[stack.length - 1] = bytesToBig(world.codeHash(account));
             break;
           }
           case 0x40:
@@ -874,10 +887,20 @@ export class Interpreter {
             cost += accessCost(to);
             if (value !== 0n) cost += 9000;
             if (op === 0xf1 && value !== 0n && world.isEmpty(world.get(to))) cost += 25000;
-            if (!env.precompiles.has(to) && isDelegation(world.code(world.get(to)))) throw new Unsupported('EIP-7702 delegated code');
+            let delegate: bigint | undefined;
+            if (!env.precompiles.has(to)) {
+              const toCode = world.code(world.get(to));
+              if (env.delegation && isDelegation(toCode)) {
+                // EIP-7702: the delegate's access, after the callee's (ethereumjs's order), and its code loaded.
+                delegate = delegateOf(toCode);
+                if (world.accountMiss(delegate, !env.precompiles.has(delegate)) !== undefined) yield* this.loadAccount(delegate, !env.precompiles.has(delegate));
+                cost += accessCost(delegate);
+              }
+            }
             gas = charge(gas, cost);
             const gasAfterCost = gas;
             touches?.account(to);
+            if (delegate !== undefined) touches?.account(delegate);
             const allowed = gas - Math.floor(gas / 64);
             let childGas = gasArg < BigInt(allowed) ? Number(gasArg) : allowed;
             const requestedGas = childGas;

@@ -35,6 +35,8 @@ export interface ExecutionEnv {
   blobBaseFee: bigint;
   /** Whether CLZ (0x1e, EIP-7939, Osaka) is an opcode; before it 0x1e is undefined. */
   clz: boolean;
+  /** EIP-7702 is active (Prague on): code that is a designator (0xef0100 ‖ address) runs its delegate's code. */
+  delegation: boolean;
   /** Active precompiles by address; only 0x01–0x09 run here (they are synchronous). */
   precompiles: Map<bigint, SyncPrecompile>;
   /** What ethereumjs's precompiles read besides the data (common, _EVM). */

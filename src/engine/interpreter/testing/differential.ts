@@ -17,7 +17,7 @@ import { callFieldsOf } from '../callFields.js';
 import { runFastCall, type FastCallOutcome } from '../fastCall.js';
 import { runFastRecorded } from '../fastTrace.js';
 import { addressBytes } from '../interpreter.js';
-import { COINBASE, CONTRACTS, Rng, SENDER, generateProgram } from './programs.js';
+import { COINBASE, CONTRACTS, DELEGATED, Rng, SENDER, generateProgram } from './programs.js';
 
 export interface FuzzVm {
   vm: VM;
@@ -74,7 +74,7 @@ function buildTx(rng: Rng, vm: VM, block: Block, data: Uint8Array, create: boole
   const baseFee = block.header.baseFeePerGas ?? 0n;
   const gasLimit = rng.pick([30_000n + BigInt(rng.int(40_000)), 100_000n, 300_000n, 1_000_000n, 21_000n + BigInt(rng.int(60_000))]);
   const value = rng.chance(0.7) ? 0n : BigInt(rng.int(10_000));
-  const to = create ? undefined : address(CONTRACTS[0]!);
+  const to = create ? undefined : address(rng.chance(0.2) ? DELEGATED[0]! : CONTRACTS[0]!);
   const accessList = rng.chance(0.3) ? [{ address: bytesToHex(addressBytes(rng.pick(CONTRACTS))), storageKeys: [bytesToHex(word(BigInt(rng.int(4))))] }] : [];
   const common = vm.common;
   const tx = rng.chance(0.5)
@@ -108,6 +108,15 @@ export async function runCase(fuzz: FuzzVm, seed: number, steps?: StepNeeds): Pr
       await sm.putAccount(address(c), new Account(1n, rng.chance(0.5) ? 0n : BigInt(rng.int(100_000))));
       await sm.putCode(address(c), generateProgram(rng, 4 + rng.int(40)));
       for (let slot = 0n; slot < 4n; slot++) if (rng.chance(0.5)) await sm.putStorage(address(c), word(slot), bigIntToBytes(BigInt(1 + rng.int(5))));
+    }
+    // EIP-7702 designators: to a contract, a precompile, another delegated account (not followed),
+    // an EOA, or an address with nothing there.
+    for (const d of DELEGATED) {
+      if (rng.chance(0.2)) continue;
+      const target = rng.pick([rng.pick(CONTRACTS), rng.pick(CONTRACTS), BigInt(1 + rng.int(9)), rng.pick(DELEGATED), SENDER, (0xdfn << 152n) | BigInt(rng.int(4))]);
+      await sm.putAccount(address(d), new Account(BigInt(rng.int(3)), rng.chance(0.5) ? 0n : BigInt(rng.int(100_000))));
+      await sm.putCode(address(d), Uint8Array.from([0xef, 0x01, 0x00, ...addressBytes(target)]));
+      for (let slot = 0n; slot < 4n; slot++) if (rng.chance(0.3)) await sm.putStorage(address(d), word(slot), bigIntToBytes(BigInt(1 + rng.int(5))));
     }
     const block = buildBlock(rng, vm);
     const create = rng.chance(0.15);

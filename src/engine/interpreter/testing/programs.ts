@@ -2,7 +2,8 @@
 // mostly pushed right before them (so most programs run deep rather than failing at once), biased
 // to the values where gas and semantics have edges (zero, word boundaries, warm and cold addresses,
 // the other contracts, precompiles, small memory offsets and huge ones), with nested calls,
-// creates from init code in memory, loops through JUMPDESTs, reverts and self-destructs.
+// creates from init code in memory, loops through JUMPDESTs, reverts and self-destructs, and calls
+// into accounts delegated by EIP-7702 designators.
 
 /** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
 export class Rng {
@@ -31,6 +32,8 @@ export class Rng {
 /** Addresses of the generated contracts in every case. */
 export const CONTRACTS = [0xc0n, 0xc1n, 0xc2n, 0xc3n].map((n) => (0xccn << 152n) | n);
 export const SENDER = (0xaan << 152n) | 0x01n;
+/** Accounts whose code is an EIP-7702 designator (set per case: a contract, a precompile, another of these, an EOA). */
+export const DELEGATED = [0xd0n, 0xd1n].map((n) => (0xden << 152n) | n);
 export const COINBASE = (0xcbn << 152n) | 0x02n;
 
 const ALL_OPCODES: number[] = [
@@ -62,7 +65,8 @@ function argument(rng: Rng, op: number, index: number): bigint {
   const isAddressArg =
     ((op === 0x31 || op === 0x3b || op === 0x3c || op === 0x3f || op === 0xff) && index === 0) || ((op === 0xf1 || op === 0xf2 || op === 0xf4 || op === 0xfa) && index === 1);
   if (isAddressArg) {
-    if (r < 0.45) return rng.pick(CONTRACTS);
+    if (r < 0.4) return rng.pick(CONTRACTS);
+    if (r < 0.5) return rng.pick(DELEGATED);
     if (r < 0.65) return BigInt(1 + rng.int(9));
     if (r < 0.72) return SENDER;
     if (r < 0.76) return COINBASE;
