@@ -86,7 +86,13 @@ describe('hostile WebSocket frames against the real service', () => {
             // A close frame without a status gets one without a status back (RFC 6455 §5.5.1: the
             // reply echoes what was received), which the client reads as 1005, "no status".
             const sentBareClose = frames.some((f) => f.opcode === 8 && f.fin && f.rsv === 0 && f.payload.length === 0);
-            expect(sentBareClose ? [...PROTOCOL_CLOSES, 1005] : PROTOCOL_CLOSES).toContain(c.closeCode);
+            // A close frame with a valid status (1000–1014 but 1004–1006, or 3000–4999, the ranges
+            // registered for libraries and applications) gets that status back, as the RFC has it.
+            const echoed = frames
+              .filter((f) => f.opcode === 8 && f.fin && f.rsv === 0 && f.payload.length >= 2)
+              .map((f) => (f.payload[0]! << 8) | f.payload[1]!)
+              .filter((code) => (code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999));
+            expect([...PROTOCOL_CLOSES, ...(sentBareClose ? [1005] : []), ...echoed]).toContain(c.closeCode);
             closes.set(c.closeCode, (closes.get(c.closeCode) ?? 0) + 1);
           }
           for (const t of c.texts) expect(isRpcAnswer(t), t).toBe(true);
