@@ -14,7 +14,7 @@ import { type Account, Address, KECCAK256_RLP, bigIntToBytes, equalsBytes, gener
 import type { VM } from '@ethereumjs/vm';
 import { type CallFields, calldataFloorGas, fieldsInRange, intrinsicGas } from './callFields.js';
 import { type ExecutionEnv, type FrameHooks, Interpreter, type SyncPrecompile, addressBytes, delegateOf, isDelegation } from './interpreter.js';
-import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState } from './worldState.js';
+import { type BaseAccount, type BaseState, type Log, StateMiss, Unsupported, WorldState, accountLoads } from './worldState.js';
 import { bytesToBig, wordBytes } from './words.js';
 import { CachedStorageStateManager, type KnownAccount } from '../state/stateManagerAt.js';
 
@@ -360,7 +360,7 @@ function* executeTransaction(base: BaseState, options: FastCallOptions, shouldPa
     if (env.delegation && isDelegation(toCode)) {
       // EIP-7702: a delegated callee's delegate is warm from the start, at no charge (Prague; Amsterdam's EIP-2780 charges it).
       const delegate = delegateOf(toCode);
-      for (let miss = world.accountMiss(delegate, true), i = 0; miss !== undefined && i < 2; miss = world.accountMiss(delegate, true), i++) yield miss;
+      yield* accountLoads(world, delegate, !env.precompiles.has(delegate));
       world.warm.add(delegate);
       options.hooks?.touches?.account(delegate);
     }

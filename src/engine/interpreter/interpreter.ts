@@ -18,7 +18,7 @@ import { Memory } from './memory.js';
 import { PLAIN } from './plainOpcodes.js';
 import { Errors, type ExecutionEnv, type FrameHooks, type Message, type MessageResult, type SyncPrecompile } from './message.js';
 import { M256, addressBytes, bytesToBig, bytesToSmall, bytesToWord, exp, leadingZeros, toSigned } from './words.js';
-import { type Account, type StateMiss, Unsupported, type WorldState } from './worldState.js';
+import { type Account, type StateMiss, Unsupported, type WorldState, accountLoads } from './worldState.js';
 
 export { Errors, addressBytes };
 export type { ExecutionEnv, FrameHooks, HaltFacts, Message, MessageKind, MessageResult, NotStartedCall, StepHooks, SyncPrecompile, TouchHooks } from './message.js';
@@ -150,14 +150,6 @@ export class Interpreter {
       yield;
       this.check?.();
     }
-  }
-
-  /**
-   * Yields the base reads an opcode needs of `address`'s account (and code) that are not in memory,
-   * before the opcode changes anything: the driver loads each and resumes here.
-   */
-  private *loadAccount(address: bigint, withCode: boolean): Generator<StateMiss, void, void> {
-    for (let miss = this.world.accountMiss(address, withCode), i = 0; miss !== undefined && i < 2; miss = this.world.accountMiss(address, withCode), i++) yield miss;
   }
 
   /** Runs a message (call or create) with journaling; the caller already checked depth and funds. */
@@ -535,7 +527,7 @@ export class Interpreter {
           case 0x31: {
             need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
-            if (world.accountMiss(address, false) !== undefined) yield* this.loadAccount(address, false);
+            if (world.accountMiss(address, false) !== undefined) yield* accountLoads(world, address, false);
             gas = charge(gas, accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = world.get(address).balance;
@@ -581,7 +573,7 @@ export class Interpreter {
           case 0x3b: {
             need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
-            if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
+            if (world.accountMiss(address, true) !== undefined) yield* accountLoads(world, address, true);
             gas = charge(gas, accessCost(address));
             touches?.account(address);
             stack[stack.length - 1] = BigInt(externalCode(address).length);
@@ -593,7 +585,7 @@ export class Interpreter {
             const memOffset = stack[stack.length - 2]!;
             const sourceOffset = stack[stack.length - 3]!;
             const length = stack[stack.length - 4]!;
-            if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
+            if (world.accountMiss(address, true) !== undefined) yield* accountLoads(world, address, true);
             const memGas = mem.expand(memOffset, length);
             gas = charge(gas, memGas + accessCost(address) + 3 * Math.ceil(num(length) / 32));
             touches?.account(address);
@@ -607,7 +599,7 @@ export class Interpreter {
           case 0x3f: {
             need(stack, 1);
             const address = stack[stack.length - 1]! & ADDR;
-            if (world.accountMiss(address, true) !== undefined) yield* this.loadAccount(address, true);
+            if (world.accountMiss(address, true) !== undefined) yield* accountLoads(world, address, true);
             gas = charge(gas, accessCost(address));
             touches?.account(address);
             const account = world.get(address);
@@ -881,7 +873,7 @@ export class Interpreter {
             const outLength = stack[top - k - 3]!;
             if (op === 0xf1 && isStatic && value !== 0n) throw new Halt(Errors.STATIC);
             // The callee's account and code, loaded before anything changes (a precompile has no code to read).
-            if (world.accountMiss(to, !env.precompiles.has(to)) !== undefined) yield* this.loadAccount(to, !env.precompiles.has(to));
+            if (world.accountMiss(to, !env.precompiles.has(to)) !== undefined) yield* accountLoads(world, to, !env.precompiles.has(to));
             let cost = mem.expand(inOffset, inLength);
             cost += mem.expand(outOffset, outLength);
             cost += accessCost(to);
@@ -893,7 +885,7 @@ export class Interpreter {
               if (env.delegation && isDelegation(toCode)) {
                 // EIP-7702: the delegate's access, after the callee's (ethereumjs's order), and its code loaded.
                 delegate = delegateOf(toCode);
-                if (world.accountMiss(delegate, !env.precompiles.has(delegate)) !== undefined) yield* this.loadAccount(delegate, !env.precompiles.has(delegate));
+                if (world.accountMiss(delegate, !env.precompiles.has(delegate)) !== undefined) yield* accountLoads(world, delegate, !env.precompiles.has(delegate));
                 cost += accessCost(delegate);
               }
             }

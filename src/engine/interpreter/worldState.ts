@@ -81,6 +81,14 @@ export class Account {
 
 type Undo = () => void;
 
+/**
+ * Yields the base reads still needed of `address`'s account (and code) that are not in memory,
+ * before the opcode (or the transaction) changes anything: the driver loads each and resumes there.
+ */
+export function* accountLoads(world: WorldState, address: bigint, withCode: boolean): Generator<StateMiss, void, void> {
+  for (let miss = world.accountMiss(address, withCode), i = 0; miss !== undefined && i < 2; miss = world.accountMiss(address, withCode), i++) yield miss;
+}
+
 export class WorldState {
   private readonly accounts = new Map<bigint, Account>();
   private readonly journal: Undo[] = [];
